@@ -1,0 +1,19 @@
+// Bundles the CLI into one CommonJS file: every destructive command pays one Node start, and one
+// file (no module graph to resolve) is the cheapest form measured (docs/performance.md).
+import { build } from 'esbuild';
+import { chmodSync } from 'node:fs';
+
+const outfile = 'dist/agent-guard.cjs';
+await build({
+  entryPoints: ['src/bin.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  banner: { js: '#!/usr/bin/env node' },
+  logLevel: 'warning',
+});
+chmodSync(outfile, 0o755);

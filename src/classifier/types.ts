@@ -1,0 +1,118 @@
+// Facts, never decisions: what the classifier knows about one operation of a command line.
+
+export type OpKind =
+  | 'fs-delete' // rm, rmdir, unlink, shred
+  | 'find-delete' // find … -delete
+  | 'find-exec' // find … -exec/-execdir/-ok rm …
+  | 'git-clean'
+  | 'git-reset-hard'
+  | 'git-restore'
+  | 'git-checkout'
+  | 'git-switch'
+  | 'git-push'
+  | 'indirect' // bash -c, eval, source, a shell fed by stdin
+  | 'stdin-fed' // xargs / parallel running a destructive program
+  | 'opaque'; // text that could not be read, with a destructive smell
+
+/** Why the effect of an op cannot be known statically (rule 2). */
+export type UndeterminableReason =
+  | 'variable' // an argument holds $VAR / ${…} whose value is unknown
+  | 'substitution' // an argument is produced by $(…), `…`, <(…)
+  | 'unbalanced' // unterminated quote or substitution
+  | 'in-substitution' // the op itself runs inside a substitution
+  | 'indirect-shell' // bash -c / sh -c / eval / a shell reading stdin, with a destructive smell
+  | 'source' // source / . of a file, with a destructive smell
+  | 'stdin-fed' // xargs / parallel
+  | 'find-delete'
+  | 'find-exec'
+  | 'dynamic-program' // the program name itself is an expansion
+  | 'unknown-cwd' // a relative target after a `cd` whose destination is unknown
+  | 'unknown-option' // an option the classifier does not know the effect of
+  | 'git-clean-unsupported' // -ff, -i, -e (rule 11a)
+  | 'reset-not-standalone' // git reset --hard compound, wrapped or with extra arguments
+  | 'git-environment' // GIT_DIR / GIT_WORK_TREE / core.worktree redirect the repository
+  | 'opaque-syntax' // case clauses, function bodies, other structure read as opaque
+  | 'depth-limit'; // nesting deeper than the classifier follows
+
+export interface Undeterminable {
+  reason: UndeterminableReason;
+  detail: string;
+}
+
+export interface TargetSpec {
+  /** The operand as written. */
+  raw: string;
+  /** Lexical absolute path (normalized, `~` expanded); null when the operand is dynamic. */
+  path: string | null;
+  /** The same path before `..` and `.` are folded: what the kernel walks, for physical resolution. */
+  joined: string | null;
+  /** An unquoted shell pattern: the shell, not the program, picks the files. */
+  glob: boolean;
+  /** A trailing `/` (or `/.`): path resolution follows a symlink named by the operand. */
+  followsLink: boolean;
+  /** `scope`: the directory a git op works in (judged for the workspace boundary only, never deleted). */
+  role?: 'scope';
+}
+
+export interface GitFacts {
+  subcommand: string;
+  /** Directory git runs in after -C options (null when unknown). */
+  dir: string | null;
+  /** Global options as given, replayed for read-only queries. */
+  globals: string[];
+  /** The subcommand's own arguments. */
+  args: string[];
+  workTree: string | null;
+  gitDir: string | null;
+  // git clean
+  cleanForce?: number;
+  cleanDryRun?: boolean;
+  cleanFlags?: string[];
+  pathspecs?: string[];
+  // git reset --hard
+  commit?: string;
+  // git push
+  force?: boolean;
+  forceWithLease?: boolean;
+  mirror?: boolean;
+  deletesRefs?: boolean;
+  pushDryRun?: boolean;
+  // git checkout with one positional that may be a ref or a path
+  ambiguousRef?: string;
+}
+
+export interface Op {
+  /** Position of the op among the ops of the line (0-based). */
+  index: number;
+  /** The program, normalized (`/bin/rm` and `\rm` are `rm`). */
+  program: string;
+  kind: OpKind;
+  /** The argv as the program would receive it (values, with expansions shown as written). */
+  argv: string[];
+  /** Wrappers peeled off in front of it (sudo, env, nice, …). */
+  wrappers: string[];
+  /** Effective working directory of the op; null when unknown. */
+  cwd: string | null;
+  /** Dry run, `--help`, `--version`: runs but changes nothing. */
+  dryRun: boolean;
+  /** A deleting program called with no operands. */
+  noTargets: boolean;
+  recursive: boolean;
+  targets: TargetSpec[];
+  undeterminable: Undeterminable | null;
+  /** Shape F1: a `cd`/`pushd`/`popd` earlier in the line changed this op's directory. */
+  cdBefore: boolean;
+  /** Shape F2: a creating command or an output redirection runs earlier in the line. */
+  createBefore: boolean;
+  git?: GitFacts;
+  /** For indirect / stdin-fed ops: the text or program that was judged. */
+  inner?: string;
+}
+
+export interface Classification {
+  ops: Op[];
+  /** Simple commands in the line (substitution bodies included). */
+  commandCount: number;
+  /** The line could not be read as a whole (an unterminated quote or substitution). */
+  unbalanced: boolean;
+}

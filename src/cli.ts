@@ -1,0 +1,36 @@
+// The CLI: builds the commander program from src/commands/*, returns an exit code. process.exit is
+// called in one place only (src/bin.ts).
+import { Command, CommanderError } from 'commander';
+import { configureCheck } from './commands/check.js';
+import type { Env } from './config.js';
+
+export const VERSION = '0.1.0';
+
+export interface IO {
+  stdout(s: string): void;
+  stderr(s: string): void;
+}
+
+export interface CommandContext {
+  env: Env;
+  cwd: string;
+  io: IO;
+  exitCode: number;
+}
+
+export function main(argv: readonly string[], env: Env, io: IO, cwd: string): number {
+  const ctx: CommandContext = { env, cwd, io, exitCode: 0 };
+  const program = new Command('agent-guard')
+    .description('makes the destructive shell actions of AI coding agents reversible by default')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+  configureCheck(program, ctx);
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 1;
+    throw err;
+  }
+  return ctx.exitCode;
+}

@@ -1,0 +1,124 @@
+// `agent-guard check [--json] [--enforce] [--dialect D] [--cwd DIR] [--mode M] -- "<command>"`
+import fs from 'node:fs';
+import path from 'node:path';
+import { quote } from 'shell-quote';
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { decide, explain, SCHEMA_VERSION, type CheckResult } from '../engine.js';
+import { smellsDestructive } from '../classifier/index.js';
+import { EXIT, exitForDecision } from '../exit-codes.js';
+import { GuardError } from '../errors.js';
+import type { Mode } from '../policy/rules.js';
+import type { CommandContext } from '../cli.js';
+
+interface CheckOptions {
+  json?: boolean;
+  enforce?: boolean;
+  dialect?: string;
+  cwd?: string;
+  mode?: string;
+}
+
+/** One argument is command text; several are an argv, quoted back into text exactly. */
+export function commandText(args: readonly string[]): string {
+  if (args.length === 1) return args[0]!;
+  return quote([...args]);
+}
+
+function parseMode(v: string | undefined): Mode {
+  if (v === undefined) return 'NORMAL';
+  const m = v.toUpperCase();
+  if (m !== 'NORMAL' && m !== 'RESTRICTED') throw new GuardError('USAGE', `--mode must be normal or restricted, not ${JSON.stringify(v)}`);
+  return m;
+}
+
+/** Under --enforce a SAFE decision needs its compensation performed before the command may run.
+ *  The recovery engine (quarantine, snapshots) is not part of this build yet, so such a decision is
+ *  refused clearly instead of pretending: the caller must not run the command. */
+function enforce(r: CheckResult): CheckResult {
+  if (r.decision !== 'RELOCATE' && r.decision !== 'SNAPSHOT') return r;
+  const compensations = r.ops
+    .map((o, op) => ({ o, op }))
+    .filter(({ o }) => o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT')
+    .map(({ o, op }) => ({
+      strategy: o.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' ? ('clean-enumerate' as const) : o.decision === 'SNAPSHOT' ? ('snapshot' as const) : ('relocate' as const),
+      op,
+      status: 'unavailable',
+      policyCode: o.code,
+    }));
+  return {
+    ...r,
+    decision: 'BLOCK',
+    code: 'COMPENSATION_FAILED',
+    explanation: explain('COMPENSATION_FAILED', `${r.code} needs a compensation, and this build has no recovery engine to perform it`),
+    compensations,
+  };
+}
+
+function render(r: CheckResult): string {
+  const lines = [`${r.decision} ${r.code}: ${r.explanation}`];
+  r.ops.forEach((o, i) => {
+    const mark = i === r.decidingOp ? '*' : ' ';
+    lines.push(`${mark} op ${i + 1}: ${[...o.wrappers, ...o.argv].join(' ')} -> ${o.decision} ${o.code} (rule ${o.rule}): ${o.detail}`);
+  });
+  for (const w of r.warnings) lines.push(`warning: ${w}`);
+  return lines.join('\n') + '\n';
+}
+
+export function configureCheck(program: Command, ctx: CommandContext): void {
+  program
+    .command('check')
+    .description('decide what a shell command would do to your data (advisory unless --enforce)')
+    .argument('[command...]', 'the command line as one argument, or an argv after --')
+    .option('--json', 'print the decision as one JSON object')
+    .option('--enforce', 'make the exit code the contract: 0 proceed, 2 blocked, 3 ask, 1 error')
+    .option('--dialect <name>', 'shell dialect of the command: posix, cmd or powershell (default: AGENT_GUARD_DIALECT or posix)')
+    .option('--cwd <dir>', 'directory the command runs in (default: the current directory)')
+    .option('--mode <mode>', 'session mode: normal or restricted', undefined)
+    .action((args: string[], opts: CheckOptions) => {
+      ctx.exitCode = runCheck(args, opts, ctx);
+    });
+}
+
+export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext): number {
+  const text = args.length === 0 ? '' : commandText(args);
+  const out = (r: CheckResult): void => {
+    if (opts.json) ctx.io.stdout(JSON.stringify(r) + '\n');
+    else if (opts.enforce) ctx.io.stderr(render(r));
+    else ctx.io.stdout(render(r));
+  };
+  try {
+    if (args.length === 0) throw new GuardError('USAGE', 'check needs a command: agent-guard check -- "<command>"');
+    const mode = parseMode(opts.mode);
+    const cwd = path.resolve(ctx.cwd, opts.cwd ?? '.');
+    if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError('BAD_CWD', `--cwd ${cwd} is not a directory`);
+    const config = loadConfig(ctx.env, cwd);
+    let r = decide({ command: text, config, mode, ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}) });
+    if (opts.enforce) r = enforce(r);
+    out(r);
+    return opts.enforce ? exitForDecision(r.decision) : EXIT.OK;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (opts.enforce && smellsDestructive(text)) {
+      // Fail closed: a line that may be destructive never gets through on an error.
+      out({
+        version: SCHEMA_VERSION,
+        decision: 'BLOCK',
+        code: 'BLOCK_INTERNAL_ERROR',
+        explanation: explain('BLOCK_INTERNAL_ERROR', message),
+        decidingOp: null,
+        ops: [],
+        compensations: [],
+        dialect: opts.dialect ?? 'posix',
+        mode: 'NORMAL',
+        cwd: ctx.cwd,
+        workspace: null,
+        warnings: [],
+        error: message,
+      });
+      return EXIT.BLOCK;
+    }
+    ctx.io.stderr(`agent-guard check: ${message}\n`);
+    return EXIT.ERROR;
+  }
+}

@@ -1,0 +1,52 @@
+// The only module that reads the environment. Everything else receives a Config.
+import path from 'node:path';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The policy reference's default artifact patterns (rule 13). */
+export const DEFAULT_ARTIFACTS: readonly string[] = [
+  'node_modules', 'dist', 'build', 'out', 'target', '__pycache__', '.cache', 'coverage', '.next', '.nuxt', '.venv', 'venv',
+  '.pytest_cache', '.mypy_cache', '.tox', '.turbo', '.parcel-cache', '*.pyc', '*.pyo', '*.egg-info',
+];
+
+export interface Config {
+  /** Absolute directory the command runs in. */
+  cwd: string;
+  home: string | null;
+  /** AGENT_GUARD_WORKSPACE, absolute; null: discover it. */
+  workspace: string | null;
+  /** AGENT_GUARD_TRASH, absolute; null: `<workspace>/.agent-trash`. */
+  trash: string | null;
+  /** AGENT_GUARD_SESSION. */
+  session: string | null;
+  artifacts: readonly string[];
+  /** AGENT_GUARD_ALLOW_REGENERABLE (anything but unset/1/true/yes/on disables it: fail closed). */
+  allowRegenerable: boolean;
+  /** AGENT_GUARD_DIALECT as given (validated by dialect.ts). */
+  dialect: string | undefined;
+  /** CDPATH is set: `cd name` may land elsewhere than ./name. */
+  cdpath: boolean;
+  /** The git the probes run (read-only queries). */
+  gitBinary: string;
+  /** The environment passed to the git probes. */
+  env: Env;
+}
+
+export function loadConfig(env: Env, cwd: string): Config {
+  const abs = (v: string | undefined): string | null => (v === undefined || v === '' ? null : path.resolve(cwd, v));
+  const allow = env.AGENT_GUARD_ALLOW_REGENERABLE;
+  const extra = (env.AGENT_GUARD_ARTIFACTS ?? '').split(path.delimiter).map((s) => s.trim()).filter((s) => s !== '');
+  return {
+    cwd: path.resolve(cwd),
+    home: env.HOME ? path.resolve(env.HOME) : null,
+    workspace: abs(env.AGENT_GUARD_WORKSPACE),
+    trash: abs(env.AGENT_GUARD_TRASH),
+    session: env.AGENT_GUARD_SESSION || null,
+    artifacts: [...DEFAULT_ARTIFACTS, ...extra],
+    allowRegenerable: allow === undefined || /^(1|true|yes|on)?$/i.test(allow.trim()),
+    dialect: env.AGENT_GUARD_DIALECT,
+    cdpath: (env.CDPATH ?? '') !== '',
+    gitBinary: 'git',
+    env,
+  };
+}

@@ -1,0 +1,159 @@
+// The decision engine: command text in, one decision out. Every entry point (check, and later the
+// shims, hooks and harness adapters) goes through `decide`, so a command gets the same decision and
+// reason code however it arrives.
+import type { Config } from './config.js';
+import { chooseDialect, type Dialect } from './dialect.js';
+import { classify, smellsDestructive } from './classifier/index.js';
+import type { OpKind, UndeterminableReason } from './classifier/types.js';
+import { aliasOf, discoverWorkspace, gitRunner, probe, type GitRunner, type ProbedOp, type Workspace } from './probe/index.js';
+import { combine, evaluateOp, type Verdict } from './policy/evaluate.js';
+import { REASONS, type Decision, type ReasonCode } from './policy/reasons.js';
+import type { Mode } from './policy/rules.js';
+
+export const SCHEMA_VERSION = 1;
+
+export interface TargetResult {
+  /** The operand as written (or, for git clean, the path git reported). */
+  raw: string;
+  path: string | null;
+  physical: string | null;
+  type: string;
+  role?: 'scope';
+}
+
+export interface OpResult {
+  program: string;
+  kind: OpKind;
+  argv: string[];
+  cwd: string | null;
+  wrappers: string[];
+  targets: TargetResult[];
+  decision: Decision;
+  code: ReasonCode;
+  rule: string;
+  detail: string;
+  undeterminable?: UndeterminableReason;
+}
+
+export interface Compensation {
+  strategy: 'relocate' | 'snapshot' | 'clean-enumerate';
+  op: number;
+  status: string;
+  [key: string]: unknown;
+}
+
+export interface CheckResult {
+  version: typeof SCHEMA_VERSION;
+  decision: Decision;
+  code: ReasonCode;
+  explanation: string;
+  /** Index into `ops` of the op that decided the line, or null. */
+  decidingOp: number | null;
+  ops: OpResult[];
+  compensations: Compensation[];
+  dialect: string;
+  mode: Mode;
+  cwd: string;
+  workspace: { root: string; source: Workspace['source']; quarantine: string } | null;
+  warnings: string[];
+  /** Set when the engine failed and refused (BLOCK_INTERNAL_ERROR). */
+  error?: string;
+}
+
+export interface DecideInput {
+  command: string;
+  config: Config;
+  mode?: Mode;
+  /** The --dialect flag (AGENT_GUARD_DIALECT comes from config). */
+  dialect?: string;
+  git?: GitRunner;
+}
+
+export function explain(code: ReasonCode, detail: string): string {
+  const r = REASONS[code];
+  const body = detail ? `${r.summary} (${detail})` : r.summary;
+  return r.remediation ? `${body} ${r.remediation}` : body;
+}
+
+function lineResult(input: DecideInput, mode: Mode, dialect: string, code: ReasonCode, detail: string): CheckResult {
+  return {
+    version: SCHEMA_VERSION,
+    decision: REASONS[code].decision,
+    code,
+    explanation: explain(code, detail),
+    decidingOp: null,
+    ops: [],
+    compensations: [],
+    dialect,
+    mode,
+    cwd: input.config.cwd,
+    workspace: null,
+    warnings: [],
+  };
+}
+
+function opResult(p: ProbedOp, v: Verdict): OpResult {
+  const o = p.op;
+  return {
+    program: o.program,
+    kind: o.kind,
+    argv: o.argv,
+    cwd: o.cwd,
+    wrappers: o.wrappers,
+    targets: p.targets.map((t) => ({ raw: t.raw, path: t.path, physical: t.physical, type: t.type, ...(t.role ? { role: t.role } : {}) })),
+    decision: v.decision,
+    code: v.code,
+    rule: v.rule,
+    detail: v.detail,
+    ...(o.undeterminable ? { undeterminable: o.undeterminable.reason } : {}),
+  };
+}
+
+function decideUnguarded(input: DecideInput, mode: Mode, dialect: Dialect): CheckResult {
+  const { config } = input;
+  if (dialect !== 'posix') {
+    return lineResult(input, mode, dialect, 'BLOCK_DIALECT_UNSUPPORTED', `${dialect} lexing is not available in this build`);
+  }
+  const git = input.git ?? gitRunner(config.gitBinary, config.env);
+  const classification = classify(input.command, {
+    cwd: config.cwd,
+    home: config.home,
+    cdpath: config.cdpath,
+    resolveGitAlias: (name, dir) => aliasOf(git, dir ?? config.cwd, name),
+  });
+  const base = lineResult(input, mode, dialect, 'ALLOW_NOOP', 'nothing in the line deletes or overwrites');
+  if (classification.ops.length === 0) return base;
+  const ws = discoverWorkspace(config);
+  const probed = probe(classification.ops, config, ws, { mode }, git);
+  const ctx = { mode, allowRegenerable: config.allowRegenerable };
+  const verdicts = probed.map((p) => evaluateOp(p, ctx));
+  const ops = probed.map((p, i) => opResult(p, verdicts[i]!));
+  const best = combine(verdicts);
+  const result: CheckResult = { ...base, ops, workspace: { root: ws.root, source: ws.source, quarantine: ws.quarantine }, warnings: ws.warnings };
+  if (best) {
+    result.decision = best.verdict.decision;
+    result.code = best.verdict.code;
+    result.decidingOp = best.index;
+    result.explanation = explain(best.verdict.code, best.verdict.detail);
+  }
+  return result;
+}
+
+/** Decides one command line. Never throws for a line that may be destructive: an internal error
+ *  there becomes BLOCK_INTERNAL_ERROR (fail closed). */
+export function decide(input: DecideInput): CheckResult {
+  const mode = input.mode ?? 'NORMAL';
+  const choice = chooseDialect(input.dialect, input.config.dialect);
+  if (!choice.ok) {
+    return lineResult(input, mode, choice.selector, choice.code, `dialect selector ${JSON.stringify(choice.selector)}`);
+  }
+  try {
+    return decideUnguarded(input, mode, choice.dialect);
+  } catch (err) {
+    if (!smellsDestructive(input.command)) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    const r = lineResult(input, mode, choice.dialect, 'BLOCK_INTERNAL_ERROR', message);
+    r.error = message;
+    return r;
+  }
+}

@@ -1,0 +1,145 @@
+// Reason codes: the stable, machine-readable half of every decision. One string-literal union; the
+// REASONS table gives each its decision and the remediation an agent or a human can act on.
+// The policy reference's codes come first; the ones agent-guard adds are marked and documented in
+// docs/reason-codes.md beside them.
+
+export type Decision = 'ALLOW' | 'RELOCATE' | 'SNAPSHOT' | 'ASK' | 'BLOCK';
+
+export type ReasonCode =
+  | 'ALLOW_NOOP'
+  | 'BLOCK_UNDETERMINABLE_EFFECT'
+  | 'COMPOUND_CWD_DELETE'
+  | 'COMPOUND_CREATE_DELETE'
+  | 'BLOCK_PROTECTED_ANCESTOR'
+  | 'ALLOW_TRASH_GC'
+  | 'BLOCK_OUT_OF_WORKSPACE'
+  | 'BLOCK_PROTECTED_PATH'
+  | 'BLOCK_WILDCARD'
+  | 'BLOCK_RESTRICTED_MODE'
+  | 'RELOCATE_NARROW'
+  | 'BLOCK_FORCE_PUSH'
+  | 'RELOCATE_VIA_CLEAN_ENUMERATE'
+  | 'SNAPSHOT_GIT_STASH'
+  | 'BLOCK_GIT_RESET_COLLISION'
+  | 'ALLOW_REGENERABLE'
+  | 'RELOCATE_TREE'
+  | 'RELOCATE_PATHS'
+  | 'RELOCATE_FAILED_STORAGE'
+  | 'COMPENSATION_FAILED'
+  | 'BLOCK_DIALECT_UNKNOWN'
+  | 'BLOCK_DIALECT_INVALID'
+  // added by agent-guard
+  | 'BLOCK_DIALECT_UNSUPPORTED'
+  | 'BLOCK_INTERNAL_ERROR';
+
+export interface ReasonInfo {
+  decision: Decision;
+  /** What the code means, one sentence. */
+  summary: string;
+  /** What to do instead (empty for silent SAFE outcomes). */
+  remediation: string;
+  /** Added by agent-guard (not in the policy reference). */
+  extension?: true;
+}
+
+export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
+  ALLOW_NOOP: { decision: 'ALLOW', summary: 'Nothing is deleted or overwritten (a dry run, no targets, or nothing destructive).', remediation: '' },
+  BLOCK_UNDETERMINABLE_EFFECT: {
+    decision: 'BLOCK',
+    summary: 'What this would delete cannot be known before it runs.',
+    remediation: 'Name the targets literally (no variables, substitutions, stdin-fed lists or nested shells), or use `agent-guard delete PATH...`, which enumerates first.',
+  },
+  COMPOUND_CWD_DELETE: {
+    decision: 'ASK',
+    summary: 'A `cd` earlier in the same line decides where this deletion lands.',
+    remediation: 'Run the `cd` and the deletion as separate commands, or give the deletion a path from the current directory.',
+  },
+  COMPOUND_CREATE_DELETE: {
+    decision: 'ASK',
+    summary: 'The line creates files and then deletes, so the targets are not known when it is checked.',
+    remediation: 'Run the creating command and the deletion as separate commands.',
+  },
+  BLOCK_PROTECTED_ANCESTOR: {
+    decision: 'BLOCK',
+    summary: 'The target is a filesystem root or a home directory.',
+    remediation: 'Never delete a root or home directory; name the specific paths inside the workspace.',
+  },
+  ALLOW_TRASH_GC: { decision: 'ALLOW', summary: 'The targets are inside the quarantine: housekeeping deletes them directly.', remediation: '' },
+  BLOCK_OUT_OF_WORKSPACE: {
+    decision: 'BLOCK',
+    summary: 'The target lies outside the workspace.',
+    remediation: 'Only paths inside the workspace can be deleted; set AGENT_GUARD_WORKSPACE if the workspace boundary is wrong.',
+  },
+  BLOCK_PROTECTED_PATH: {
+    decision: 'BLOCK',
+    summary: 'The target is the workspace root, git metadata (.git) or the quarantine itself.',
+    remediation: 'Delete specific paths inside the workspace instead; .git and .agent-trash are never deleted by an agent.',
+  },
+  BLOCK_WILDCARD: {
+    decision: 'BLOCK',
+    summary: 'A shell pattern picks the targets, so they are not known when the command is checked.',
+    remediation: 'Use `agent-guard delete PATTERN...`, which expands the pattern itself and quarantines each match, or name the paths.',
+  },
+  BLOCK_RESTRICTED_MODE: {
+    decision: 'BLOCK',
+    summary: 'The session is in RESTRICTED mode, which forbids this operation.',
+    remediation: 'Only a human at an interactive terminal can return the session to NORMAL mode.',
+  },
+  RELOCATE_NARROW: { decision: 'RELOCATE', summary: 'RESTRICTED mode: the named files are quarantined, then the command runs.', remediation: '' },
+  BLOCK_FORCE_PUSH: {
+    decision: 'BLOCK',
+    summary: 'The push rewrites or deletes remote history (force, +ref, --mirror, --delete, :ref, --force-with-lease).',
+    remediation: 'Remote history is never rewritten by an agent: push without force, or ask a human to run it.',
+  },
+  RELOCATE_VIA_CLEAN_ENUMERATE: {
+    decision: 'RELOCATE',
+    summary: 'git clean: every path it would remove is enumerated (git clean -n) and quarantined, then it runs.',
+    remediation: '',
+  },
+  SNAPSHOT_GIT_STASH: { decision: 'SNAPSHOT', summary: 'Tracked changes are snapshotted (git stash create + store) before git overwrites them.', remediation: '' },
+  BLOCK_GIT_RESET_COLLISION: {
+    decision: 'BLOCK',
+    summary: 'git reset --hard would overwrite untracked or ignored files that a stash snapshot cannot hold.',
+    remediation: 'Move or commit the colliding files first (they are listed), then reset.',
+  },
+  ALLOW_REGENERABLE: { decision: 'ALLOW', summary: 'Every target is git-ignored and a known build artifact: it is deleted directly.', remediation: '' },
+  RELOCATE_TREE: { decision: 'RELOCATE', summary: 'The tree is moved to the quarantine, then the command runs.', remediation: '' },
+  RELOCATE_PATHS: { decision: 'RELOCATE', summary: 'The named paths are moved to the quarantine, then the command runs.', remediation: '' },
+  RELOCATE_FAILED_STORAGE: {
+    decision: 'BLOCK',
+    summary: 'The quarantine could not take the targets (full, read-only or over quota); nothing was deleted.',
+    remediation: 'Free space (agent-guard gc) or point AGENT_GUARD_TRASH at a writable location; deletion never falls back to permanent.',
+  },
+  COMPENSATION_FAILED: {
+    decision: 'BLOCK',
+    summary: 'The safety copy (quarantine or snapshot) could not be completed, so the command was refused.',
+    remediation: 'Fix the reported cause and retry; anything already moved is restorable with its txid.',
+  },
+  BLOCK_DIALECT_UNKNOWN: {
+    decision: 'BLOCK',
+    summary: 'The shell dialect named by --dialect or AGENT_GUARD_DIALECT is not one agent-guard knows.',
+    remediation: 'Use posix, cmd or powershell.',
+  },
+  BLOCK_DIALECT_INVALID: {
+    decision: 'BLOCK',
+    summary: 'The shell dialect selector is malformed.',
+    remediation: 'Give exactly one dialect name: posix, cmd or powershell.',
+  },
+  BLOCK_DIALECT_UNSUPPORTED: {
+    decision: 'BLOCK',
+    summary: 'The dialect is recognised but this build cannot lex it yet, so the command cannot be classified.',
+    remediation: 'Run the command through a POSIX shell, or use --dialect posix if it is POSIX shell text.',
+    extension: true,
+  },
+  BLOCK_INTERNAL_ERROR: {
+    decision: 'BLOCK',
+    summary: 'agent-guard failed while checking a command that may be destructive, so it refused (fail closed).',
+    remediation: 'Report the error shown; meanwhile run the command without destructive parts or ask a human.',
+    extension: true,
+  },
+};
+
+export const REASON_CODES = Object.keys(REASONS) as ReasonCode[];
+
+/** How restrictive a decision is: a line takes the most restrictive decision of its ops. */
+export const SEVERITY: Readonly<Record<Decision, number>> = { ALLOW: 0, RELOCATE: 1, SNAPSHOT: 2, ASK: 3, BLOCK: 4 };

@@ -1,0 +1,256 @@
+// The policy reference's rule table, rule for rule and in order (first match wins). Each rule reads
+// facts (classifier + probe), never raw text, and carries hit and miss examples that one generic test
+// runs (tests/policy/rules.test.ts) against the fixture workspace described there.
+import type { ProbedOp, TargetFacts } from '../probe/index.js';
+import type { OpKind } from '../classifier/types.js';
+import type { ReasonCode } from './reasons.js';
+
+export type Mode = 'NORMAL' | 'RESTRICTED';
+
+export interface PolicyContext {
+  mode: Mode;
+  allowRegenerable: boolean;
+}
+
+export interface RuleHit {
+  /** Set when a rule can give more than one code (rule 8). */
+  code?: ReasonCode;
+  detail: string;
+}
+
+/** An example command, decided in the fixture workspace (cwd = its root unless `cwd` is given). */
+export interface Example {
+  cmd: string;
+  mode?: Mode;
+  /** Relative to the fixture workspace. */
+  cwd?: string;
+}
+
+export interface Rule {
+  /** The reference's row number (`2a`, `11b`); agent-guard's own rows say so in `note`. */
+  id: string;
+  name: string;
+  code: ReasonCode;
+  /** A shape rule (2a/2b): never outranks a BLOCK from a later rule. */
+  shape?: true;
+  when(p: ProbedOp, ctx: PolicyContext): RuleHit | null;
+  examples: { hit: readonly (string | Example)[]; miss: readonly (string | Example)[] };
+  note?: string;
+}
+
+const GIT_DESTRUCTIVE: ReadonlySet<OpKind> = new Set(['git-clean', 'git-reset-hard', 'git-restore', 'git-checkout', 'git-switch', 'git-push']);
+const SNAPSHOT_KINDS: ReadonlySet<OpKind> = new Set(['git-reset-hard', 'git-restore', 'git-checkout', 'git-switch']);
+/** Ops whose target set is read from disk when they run (shape F2 applies to them). */
+const TARGET_DEPENDENT: ReadonlySet<OpKind> = new Set(['fs-delete', 'git-clean', 'git-restore', 'git-checkout', 'git-switch']);
+
+const deleted = (p: ProbedOp): TargetFacts[] => p.targets.filter((t) => t.role !== 'scope');
+const show = (t: TargetFacts): string => t.raw;
+const first = (ts: TargetFacts[], f: (t: TargetFacts) => boolean): TargetFacts | undefined => ts.find(f);
+const cleanUnsupported = (p: ProbedOp): string | null => {
+  const g = p.op.git;
+  if (p.op.kind !== 'git-clean' || !g) return null;
+  if ((g.cleanForce ?? 0) > 1) return '-ff (also removes nested repositories)';
+  const bad = (g.cleanFlags ?? []).filter((f) => !['-d', '-x', '-X', '-q'].includes(f));
+  return bad.length > 0 ? bad.join(' ') : null;
+};
+
+export const RULES: readonly Rule[] = [
+  {
+    id: '1',
+    name: 'dry-run-or-no-targets',
+    code: 'ALLOW_NOOP',
+    when: (p) =>
+      p.op.undeterminable === null && p.op.kind !== 'git-clean' && (p.op.dryRun || p.op.noTargets || p.inert === true)
+        ? { detail: p.op.dryRun ? `${p.op.program} changes nothing here (dry run or help)` : p.inert ? 'a branch switch keeps local changes' : `${p.op.program} has no targets` }
+        : p.refused
+          ? { detail: 'git clean refuses to run without -f (clean.requireForce)' }
+          : null,
+    examples: { hit: ['rm', 'rm -rf', 'rm --help', 'git push --force --dry-run', 'git restore', 'git checkout main', 'git clean -d'], miss: ['rm -rf build', 'git clean -n', 'rm -rf $X'] },
+  },
+  {
+    id: '2',
+    name: 'undeterminable-effect',
+    code: 'BLOCK_UNDETERMINABLE_EFFECT',
+    when: (p) => (p.op.undeterminable ? { detail: p.op.undeterminable.detail } : null),
+    examples: {
+      hit: ['rm -rf $DIR/', 'rm -rf "$(cat list)"', 'echo "rm -rf x', 'bash -c "rm -rf build"', 'find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'ls | xargs rm', 'git add . && git reset --hard', 'sudo git reset --hard', 'cd $X && rm -rf build', 'eval "rm -rf build"'],
+      miss: ['rm -rf build', 'D=./build; rm -rf "$D"', 'bash -c "ls -la"', 'find . -name "*.o"', 'ls | xargs echo', 'git reset --hard'],
+    },
+  },
+  {
+    id: '2a',
+    name: 'shape-cd-then-delete',
+    code: 'COMPOUND_CWD_DELETE',
+    shape: true,
+    when: (p) => (p.op.cdBefore && p.op.kind !== 'git-push' ? { detail: `a cd earlier in the line decides where ${p.op.program} lands` } : null),
+    examples: { hit: ['cd src && rm -rf build', 'cd src; git clean -fd', 'cd src && rm old.txt'], miss: ['rm -rf src/build', '(cd src); rm -rf build', 'cd / && rm -rf etc', 'cd src && git push --force'] },
+  },
+  {
+    id: '2b',
+    name: 'shape-create-then-delete',
+    code: 'COMPOUND_CREATE_DELETE',
+    shape: true,
+    when: (p) => (p.op.createBefore && TARGET_DEPENDENT.has(p.op.kind) ? { detail: `files are created earlier in the line, before ${p.op.program} reads its targets` } : null),
+    examples: { hit: ['touch f && rm f', 'mkdir -p out && rm -rf out', 'echo x > new.txt; rm -rf build', 'cp a b && git clean -fd'], miss: ['rm f && touch f', 'rm -rf build 2>/dev/null', 'touch f && git push --force', 'touch f && rm -rf /etc'] },
+  },
+  {
+    id: '2c',
+    name: 'protected-root',
+    code: 'BLOCK_PROTECTED_ANCESTOR',
+    when: (p) => {
+      const t = first(deleted(p), (x) => x.protectedRoot !== null);
+      return t ? { detail: `${show(t)} is ${t.protectedRoot === '/' ? 'the filesystem root' : `the protected location ${t.protectedRoot}`}` } : null;
+    },
+    examples: { hit: ['rm -rf /', 'rm -rf ~', 'rm -rf /usr', 'rm -rf $HOME', 'rmdir /tmp', 'rm -rf /srv/'], miss: ['rm -rf /usr/local/lib/x', 'rm -rf build', 'rm -rf ~/other'] },
+  },
+  {
+    id: '3',
+    name: 'quarantine-housekeeping',
+    code: 'ALLOW_TRASH_GC',
+    when: (p) => {
+      const ts = deleted(p);
+      return p.op.kind === 'fs-delete' && ts.length > 0 && ts.every((t) => t.inQuarantine) ? { detail: 'every target is inside the quarantine' } : null;
+    },
+    examples: { hit: ['rm -rf .agent-trash/tx-1', 'rm .agent-trash/tx-1/file'], miss: ['rm -rf .agent-trash', 'rm .agent-trash/audit.jsonl', 'rm -rf .agent-trash/tx-1 build'] },
+    note: 'Applies when every target is inside the quarantine (the reference says "any"; a mixed op is judged on its other targets, so quarantine targets can never carry an outside target through).',
+  },
+  {
+    id: '4',
+    name: 'outside-workspace',
+    code: 'BLOCK_OUT_OF_WORKSPACE',
+    when: (p) => {
+      const t = first(p.targets, (x) => x.physical !== null && !x.insideWorkspace && !x.inQuarantine);
+      return t ? { detail: `${show(t)} resolves to ${t.physical}, outside the workspace` } : null;
+    },
+    examples: { hit: ['rm -rf ../outside', 'rm /etc/passwd', 'rm -rf link-out/', 'git -C ../outside clean -fd', 'rm -rf ~/other'], miss: ['rm -rf build', 'rm link-out', 'rm -rf .agent-trash/tx-1'] },
+  },
+  {
+    id: '5',
+    name: 'protected-path',
+    code: 'BLOCK_PROTECTED_PATH',
+    when: (p) => {
+      const ts = deleted(p);
+      const root = first(ts, (x) => x.isWorkspaceRoot);
+      if (root) return { detail: `${show(root)} is the workspace root` };
+      const git = first(ts, (x) => x.isGitMetadata);
+      if (git) return { detail: `${show(git)} is git metadata` };
+      const q = first(ts, (x) => x.isQuarantineControl);
+      return q ? { detail: `${show(q)} is the quarantine or one of its records` } : null;
+    },
+    examples: { hit: ['rm -rf .', 'rm -rf .git', 'rm -rf src/../.git/hooks', 'rm -rf .agent-trash', 'rm -rf ./', 'rm -rf ../ws'], miss: ['rm -rf src', 'rm .gitignore', 'git clean -fd'] },
+  },
+  {
+    id: '6',
+    name: 'wildcard',
+    code: 'BLOCK_WILDCARD',
+    when: (p) => {
+      const t = first(p.targets, (x) => x.glob);
+      return t ? { detail: `${show(t)} is expanded by the shell` } : null;
+    },
+    examples: { hit: ['rm *.log', 'rm -rf build/*', 'rm -rf src/{a,b}', 'git clean -f *.o'], miss: ["rm '*.log'", 'rm -rf build', "git clean -f '*.o'"] },
+  },
+  {
+    id: '7',
+    name: 'restricted-git',
+    code: 'BLOCK_RESTRICTED_MODE',
+    when: (p, ctx) => (ctx.mode === 'RESTRICTED' && GIT_DESTRUCTIVE.has(p.op.kind) ? { detail: `git ${p.op.git?.subcommand ?? ''} is forbidden in RESTRICTED mode` } : null),
+    examples: { hit: [{ cmd: 'git reset --hard', mode: 'RESTRICTED' }, { cmd: 'git clean -fd', mode: 'RESTRICTED' }, { cmd: 'git push --force', mode: 'RESTRICTED' }], miss: ['git reset --hard', { cmd: 'rm src/a.ts', mode: 'RESTRICTED' }] },
+  },
+  {
+    id: '8',
+    name: 'restricted-delete',
+    code: 'RELOCATE_NARROW',
+    when: (p, ctx) => {
+      if (ctx.mode !== 'RESTRICTED' || p.op.kind !== 'fs-delete') return null;
+      const wide = first(deleted(p), (t) => t.type === 'dir' && !(p.op.program === 'rmdir' && t.emptyDir === true));
+      return wide
+        ? { code: 'BLOCK_RESTRICTED_MODE', detail: `${show(wide)} is a directory; RESTRICTED mode only quarantines named files` }
+        : { detail: 'RESTRICTED mode: only named files, quarantined' };
+    },
+    examples: { hit: [{ cmd: 'rm src/a.ts', mode: 'RESTRICTED' }, { cmd: 'rm -rf build', mode: 'RESTRICTED' }], miss: ['rm src/a.ts', { cmd: 'git clean -fd', mode: 'RESTRICTED' }] },
+  },
+  {
+    id: '9',
+    name: 'force-push',
+    code: 'BLOCK_FORCE_PUSH',
+    when: (p) => {
+      const g = p.op.git;
+      if (p.op.kind !== 'git-push' || !g) return null;
+      const what = g.mirror ? '--mirror' : g.deletesRefs ? 'deletes remote refs' : g.forceWithLease && !g.force ? '--force-with-lease still rewrites remote history' : 'force';
+      return { detail: `git push: ${what}` };
+    },
+    examples: { hit: ['git push --force', 'git push -f origin main', 'git push origin +main', 'git push --mirror', 'git push origin :old', 'git push --delete origin old', 'git push --force-with-lease'], miss: ['git push', 'git push origin main', 'git push --force --dry-run'] },
+  },
+  {
+    id: '10',
+    name: 'clean-dry-run',
+    code: 'ALLOW_NOOP',
+    when: (p) => (p.op.kind === 'git-clean' && p.op.git?.cleanDryRun && cleanUnsupported(p) === null ? { detail: 'git clean -n only lists' } : null),
+    examples: { hit: ['git clean -n', 'git clean -nfd', 'git clean --dry-run -x'], miss: ['git clean -fd', 'git clean -n -e x'] },
+  },
+  {
+    id: '11',
+    name: 'clean-enumerate',
+    code: 'RELOCATE_VIA_CLEAN_ENUMERATE',
+    when: (p) => (p.op.kind === 'git-clean' && cleanUnsupported(p) === null && p.clean?.ok ? { detail: `git clean would remove ${p.clean.count} path(s)` } : null),
+    examples: { hit: ['git clean -fd', 'git clean -f', 'git clean -fdx', 'git clean -fdX', 'git clean -f -- src'], miss: ['git clean -n', 'git clean -ffd'] },
+  },
+  {
+    id: '11a',
+    name: 'clean-unsupported',
+    code: 'BLOCK_UNDETERMINABLE_EFFECT',
+    when: (p) => {
+      const bad = cleanUnsupported(p);
+      return bad ? { detail: `git clean ${bad}: nested-repository, interactive and exclusion semantics are not mirrored safely` } : null;
+    },
+    examples: { hit: ['git clean -ffd', 'git clean -i', 'git clean -fd -e keep', 'git clean -n -e x'], miss: ['git clean -fd'] },
+  },
+  {
+    id: '11b',
+    name: 'clean-not-enumerable',
+    code: 'BLOCK_UNDETERMINABLE_EFFECT',
+    when: (p) => (p.op.kind === 'git-clean' ? { detail: `git clean's targets cannot be enumerated: ${p.clean?.error ?? 'not a git repository or git cannot run'}` } : null),
+    examples: { hit: [{ cmd: 'git clean -fd', cwd: 'nogit' }], miss: ['git clean -fd'] },
+  },
+  {
+    id: '12a',
+    name: 'reset-collision',
+    code: 'BLOCK_GIT_RESET_COLLISION',
+    when: (p) => (p.op.kind === 'git-reset-hard' && (p.collisions?.length ?? 0) > 0 ? { detail: `the reset would overwrite untracked or ignored ${p.collisions!.slice(0, 5).join(', ')}` } : null),
+    examples: { hit: ['git reset --hard HEAD~1'], miss: ['git reset --hard', 'git reset --hard HEAD'] },
+    note: 'agent-guard row, from the original tool: evaluated just before rule 12.',
+  },
+  {
+    id: '12',
+    name: 'git-snapshot',
+    code: 'SNAPSHOT_GIT_STASH',
+    when: (p) => (SNAPSHOT_KINDS.has(p.op.kind) ? { detail: `git ${p.op.git?.subcommand ?? ''} overwrites tracked changes` } : null),
+    examples: { hit: ['git reset --hard', 'git restore src/a.ts', 'git checkout -- .', 'git checkout -f main', 'git switch --discard-changes main', 'git checkout src/a.ts', 'git reset -q --hard HEAD'], miss: ['git checkout main', 'git restore --staged src/a.ts', 'git reset HEAD~1'] },
+  },
+  {
+    id: '13',
+    name: 'regenerable',
+    code: 'ALLOW_REGENERABLE',
+    when: (p, ctx) => {
+      const ts = deleted(p);
+      return ctx.allowRegenerable && p.op.kind === 'fs-delete' && ts.length > 0 && ts.every((t) => t.artifact && t.ignored === true)
+        ? { detail: 'git-ignored build artifacts' }
+        : null;
+    },
+    examples: { hit: ['rm -rf node_modules', 'rm -rf dist node_modules', 'rm -rf pkg/node_modules/.cache'], miss: ['rm -rf build', 'rm -rf src', 'rm -rf node_modules src'] },
+  },
+  {
+    id: '14',
+    name: 'relocate-tree',
+    code: 'RELOCATE_TREE',
+    when: (p) => (p.op.kind === 'fs-delete' && p.op.recursive ? { detail: 'recursive delete' } : null),
+    examples: { hit: ['rm -rf build', 'rm -r src', 'rm -R -f build/'], miss: ['rm src/a.ts', 'rmdir empty'] },
+  },
+  {
+    id: '15',
+    name: 'relocate-paths',
+    code: 'RELOCATE_PATHS',
+    when: (p) => (p.op.kind === 'fs-delete' ? { detail: 'named paths' } : null),
+    examples: { hit: ['rm src/a.ts', 'rmdir empty', 'unlink src/a.ts', 'shred -u src/a.ts', 'rm -f missing.txt'], miss: ['rm -rf build'] },
+  },
+];

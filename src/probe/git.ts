@@ -1,0 +1,174 @@
+// Read-only git queries the policy needs (enumeration for git clean, the reset preflight, ignore
+// status). node:child_process is used directly rather than execa: these run on the checker's hot path,
+// synchronously, and execa's module graph would add measurable start-up to every check (bench/).
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { Env } from '../config.js';
+import { entryType } from './fs.js';
+
+export interface GitRun {
+  ok: boolean;
+  status: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export interface GitRunner {
+  run(args: readonly string[], cwd: string): GitRun;
+}
+
+export function gitRunner(binary: string, env: Env): GitRunner {
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
+  Object.assign(childEnv, { LC_ALL: 'C', LANGUAGE: '', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat' });
+  return {
+    run(args, cwd) {
+      const r = spawnSync(binary, ['--no-pager', ...args], { cwd, env: childEnv, encoding: 'buffer', timeout: 15_000, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+      return {
+        ok: r.status === 0 && !r.error,
+        status: r.status,
+        stdout: r.stdout ?? Buffer.alloc(0),
+        stderr: r.error ? String(r.error.message) : (r.stderr ?? Buffer.alloc(0)).toString('utf8').trim(),
+      };
+    },
+  };
+}
+
+const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+/** Decodes a path as git prints it with core.quotePath: `"…"` with C escapes and octal bytes. The
+ *  result is bytes, exactly the file name on disk (which need not be valid UTF-8). */
+export function decodeGitPath(s: string): Buffer {
+  if (!s.startsWith('"') || !s.endsWith('"') || s.length < 2) return Buffer.from(s, 'utf8');
+  const body = s.slice(1, -1);
+  const bytes: number[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\') {
+      for (const b of Buffer.from(c, 'utf8')) bytes.push(b);
+      continue;
+    }
+    const n = body[i + 1] ?? '';
+    if (/[0-7]/.test(n)) {
+      bytes.push(parseInt(body.slice(i + 1, i + 4), 8) & 0xff);
+      i += 3;
+    } else if (n in C_ESCAPES) {
+      bytes.push(C_ESCAPES[n]!);
+      i += 1;
+    } else {
+      throw new Error(`unknown escape \\${n} in git path ${s}`);
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+export interface CleanEnumeration {
+  ok: boolean;
+  error?: string;
+  /** Paths git clean would remove, relative to the directory it runs in, as bytes. */
+  remove: Buffer[];
+  /** Nested repositories git clean would skip. */
+  skipped: string[];
+}
+
+/** `git clean -n` with the same global options and flags: the exact set `git clean -f` would remove. */
+export function enumerateClean(git: GitRunner, cwd: string, globals: readonly string[], flags: readonly string[], pathspecs: readonly string[]): CleanEnumeration {
+  const kept = flags.filter((f) => f !== '-q');
+  const r = git.run(['-c', 'core.quotePath=true', '-c', 'color.ui=never', ...globals, 'clean', '-n', ...kept, '--', ...pathspecs], cwd);
+  if (!r.ok) return { ok: false, error: r.stderr || `git clean -n exited ${r.status}`, remove: [], skipped: [] };
+  const remove: Buffer[] = [];
+  const skipped: string[] = [];
+  for (const line of r.stdout.toString('utf8').split('\n')) {
+    if (line === '') continue;
+    if (line.startsWith('Would remove ')) remove.push(decodeGitPath(line.slice('Would remove '.length)));
+    else if (line.startsWith('Would skip repository ')) skipped.push(decodeGitPath(line.slice('Would skip repository '.length)).toString('utf8'));
+    else return { ok: false, error: `unexpected git clean -n output: ${line}`, remove: [], skipped: [] };
+  }
+  return { ok: true, remove, skipped };
+}
+
+/** Does `git clean` without -f/-n refuse to run (clean.requireForce, default true)? */
+export function cleanRequiresForce(git: GitRunner, cwd: string, globals: readonly string[]): boolean {
+  const r = git.run([...globals, 'config', '--bool', 'clean.requireForce'], cwd);
+  return r.stdout.toString('utf8').trim() !== 'false';
+}
+
+export interface ResetPreflight {
+  ok: boolean;
+  error?: string;
+  toplevel?: string;
+  /** Untracked or ignored paths (relative to the top level) that the reset would overwrite. */
+  collisions: string[];
+}
+
+/** What `git reset --hard COMMIT` would overwrite that a stash cannot hold: paths the target tree
+ *  has and the index lacks, where the work tree already holds something (or a non-directory sits
+ *  where the tree needs a directory). */
+export function resetPreflight(git: GitRunner, cwd: string, globals: readonly string[], commit: string): ResetPreflight {
+  if (commit.startsWith('-')) return { ok: false, error: `not a commit: ${commit}`, collisions: [] };
+  const rp = git.run([...globals, 'rev-parse', '--show-toplevel', `${commit}^{commit}`], cwd);
+  if (!rp.ok) return { ok: false, error: rp.stderr || 'git rev-parse failed (no commits yet?)', collisions: [] };
+  const [toplevel, sha] = rp.stdout.toString('utf8').trim().split('\n');
+  if (!toplevel || !sha || !/^[0-9a-f]{40,64}$/.test(sha)) return { ok: false, error: 'git rev-parse gave no commit', collisions: [] };
+  const diff = git.run([...globals, 'diff-index', '--cached', '--no-renames', '--name-only', '--diff-filter=D', '-z', sha], cwd);
+  if (!diff.ok) return { ok: false, error: diff.stderr || 'git diff-index failed', collisions: [] };
+  const created = diff.stdout.toString('utf8').split('\0').filter((p) => p !== '');
+  const collisions: string[] = [];
+  const prefixes = new Set<string>();
+  for (const rel of created) {
+    if (entryType(path.posix.join(toplevel, rel)) !== 'missing') {
+      collisions.push(rel);
+      continue;
+    }
+    const parts = rel.split('/');
+    for (let n = 1; n < parts.length; n++) {
+      const prefix = parts.slice(0, n).join('/');
+      const t = entryType(path.posix.join(toplevel, prefix));
+      if (t === 'missing') break;
+      if (t !== 'dir') prefixes.add(prefix);
+    }
+  }
+  if (prefixes.size > 0) {
+    const tracked = git.run([...globals, 'ls-files', '-z', '--', ...[...prefixes].map((p) => ':(literal)' + p)], cwd);
+    if (!tracked.ok) return { ok: false, error: tracked.stderr || 'git ls-files failed', collisions: [] };
+    const known = new Set(tracked.stdout.toString('utf8').split('\0'));
+    for (const p of prefixes) if (!known.has(p)) collisions.push(p);
+  }
+  return { ok: true, toplevel, collisions };
+}
+
+export function toplevelOf(git: GitRunner, cwd: string, globals: readonly string[]): string | null {
+  const r = git.run([...globals, 'rev-parse', '--show-toplevel'], cwd);
+  return r.ok ? r.stdout.toString('utf8').trim() : null;
+}
+
+export function isRef(git: GitRunner, cwd: string, globals: readonly string[], name: string): boolean {
+  if (name.startsWith('-')) return false;
+  return git.run([...globals, 'rev-parse', '--verify', '-q', `${name}^{commit}`], cwd).ok;
+}
+
+/** Which of `paths` (absolute, inside the repository at `cwd`) are ignored and hold no tracked file. */
+export function ignoredUntracked(git: GitRunner, cwd: string, paths: readonly string[]): Set<string> | null {
+  const ci = git.run(['check-ignore', '-z', '--', ...paths], cwd);
+  if (ci.status !== 0 && ci.status !== 1) return null;
+  const ignored = new Set(ci.stdout.toString('utf8').split('\0').filter((p) => p !== ''));
+  if (ignored.size === 0) return ignored;
+  const ls = git.run(['ls-files', '-z', '--', ...[...ignored].map((p) => ':(literal)' + p)], cwd);
+  if (!ls.ok) return null;
+  if (ls.stdout.length === 0) return ignored;
+  // Something tracked lies inside one of them: only the ones without tracked content stay.
+  const tracked = ls.stdout.toString('utf8').split('\0').filter((p) => p !== '');
+  const res = new Set<string>();
+  for (const p of ignored) {
+    const rel = path.posix.isAbsolute(p) ? path.posix.relative(cwd, p) : p;
+    if (!tracked.some((t) => t === rel || t.startsWith(rel + '/'))) res.add(p);
+  }
+  return res;
+}
+
+export function aliasOf(git: GitRunner, cwd: string, name: string): string | null {
+  const r = git.run(['config', '--get', `alias.${name}`], cwd);
+  if (!r.ok) return null;
+  const v = r.stdout.toString('utf8').replace(/\n$/, '');
+  return v === '' ? null : v;
+}

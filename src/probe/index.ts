@@ -1,0 +1,210 @@
+// The probe: reads what the policy needs from the filesystem and from git (never writing anything),
+// and turns the classifier's lexical facts into physical ones.
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Op, TargetSpec } from '../classifier/types.js';
+import { entryType, findGitRoot, isEmptyDir, physicalOf, realpathLoose, type EntryType } from './fs.js';
+import { cleanRequiresForce, enumerateClean, gitRunner, ignoredUntracked, isRef, resetPreflight, toplevelOf, type GitRunner } from './git.js';
+import { isWithin } from '../classifier/paths.js';
+
+export { aliasOf, gitRunner, type GitRunner } from './git.js';
+
+/** Filesystem roots that are never deleted (rule 2c), matched exactly. Every other one-segment
+ *  directory (`/data`, `/srv`, …) and HOME are protected too. */
+export const PROTECTED_ROOTS: readonly string[] = [
+  '/', '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/media', '/mnt', '/opt', '/proc',
+  '/root', '/run', '/sbin', '/snap', '/srv', '/sys', '/tmp', '/usr', '/var', '/usr/bin', '/usr/lib', '/usr/lib64', '/usr/local',
+  '/usr/local/bin', '/usr/local/lib', '/usr/sbin', '/usr/share', '/usr/include', '/usr/src', '/var/lib', '/var/log', '/var/tmp',
+  '/var/cache', '/var/mail', '/var/spool', '/var/www', '/private', '/private/tmp', '/private/var', '/private/etc', '/Users',
+  '/System', '/Library', '/Applications', '/Volumes', '/nix', '/nix/store',
+];
+
+/** Files of the quarantine that are its records, not quarantined content. */
+const QUARANTINE_CONTROL = new Set(['state.json', 'manifest.jsonl', 'audit.jsonl', 'sessions', 'lock', '.gitignore']);
+
+export interface Workspace {
+  /** Physical workspace root. */
+  root: string;
+  /** How it was found. */
+  source: 'env' | 'git' | 'cwd';
+  /** Physical quarantine directory. */
+  quarantine: string;
+  home: string | null;
+  protectedRoots: ReadonlySet<string>;
+  warnings: string[];
+}
+
+export interface TargetFacts extends TargetSpec {
+  physical: string | null;
+  type: EntryType;
+  insideWorkspace: boolean;
+  isWorkspaceRoot: boolean;
+  isGitMetadata: boolean;
+  /** Inside a quarantine transaction (not the quarantine itself or its records). */
+  inQuarantine: boolean;
+  /** The quarantine directory or one of its records. */
+  isQuarantineControl: boolean;
+  /** The protected root this target is, or null. */
+  protectedRoot: string | null;
+  /** Matches an artifact pattern (rule 13). */
+  artifact: boolean;
+  /** Git-ignored and holding no tracked file (rule 13); undefined when not asked. */
+  ignored?: boolean;
+  emptyDir?: boolean;
+}
+
+export interface ProbedOp {
+  op: Op;
+  targets: TargetFacts[];
+  /** git clean: the enumeration (rule 11/11b); absent when not attempted. */
+  clean?: { ok: boolean; error?: string; count: number; skippedRepositories: string[]; quarantineExcluded: boolean };
+  /** git clean without -f that git refuses to run (clean.requireForce). */
+  refused?: boolean;
+  /** git reset --hard: untracked/ignored paths the reset would overwrite. */
+  collisions?: string[];
+  /** git checkout NAME where NAME is a commit: a branch switch, not a path checkout. */
+  inert?: boolean;
+}
+
+export function discoverWorkspace(config: Config): Workspace {
+  const warnings: string[] = [];
+  let root: string;
+  let source: Workspace['source'];
+  if (config.workspace) {
+    root = realpathLoose(config.workspace);
+    source = 'env';
+  } else {
+    const physicalCwd = realpathLoose(config.cwd);
+    const git = findGitRoot(physicalCwd);
+    root = git ?? physicalCwd;
+    source = git ? 'git' : 'cwd';
+  }
+  const home = config.home ? realpathLoose(config.home) : null;
+  const protectedRoots = new Set<string>(PROTECTED_ROOTS);
+  for (const r of PROTECTED_ROOTS) protectedRoots.add(realpathLoose(r));
+  if (config.home) protectedRoots.add(path.posix.resolve(config.home));
+  if (home) protectedRoots.add(home);
+  let quarantine = path.posix.join(root, '.agent-trash');
+  if (config.trash) {
+    const t = realpathLoose(config.trash);
+    const unsafe = protectedRoots.has(t) || /^\/[^/]+$/.test(t) || isWithin(root, t) || t.split('/').includes('.git');
+    if (unsafe) warnings.push(`AGENT_GUARD_TRASH=${config.trash} is a protected location or contains the workspace; using ${quarantine}`);
+    else quarantine = t;
+  }
+  return { root, source, quarantine, home, protectedRoots, warnings };
+}
+
+function matchesArtifact(rel: string, patterns: readonly string[]): boolean {
+  const parts = rel.split('/').filter((p) => p !== '');
+  return parts.some((part) =>
+    patterns.some((pat) => {
+      if (!/[*?[]/.test(pat)) return part === pat;
+      const re = new RegExp('^' + pat.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+      return re.test(part);
+    }),
+  );
+}
+
+export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly string[]): TargetFacts {
+  if (t.joined === null || t.path === null || t.glob) {
+    return { ...t, physical: null, type: 'missing', insideWorkspace: t.glob && t.path !== null ? isWithin(t.path, ws.root) : false, isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, protectedRoot: null, artifact: false };
+  }
+  const physical = physicalOf(t.joined, t.followsLink);
+  const lexical = t.path;
+  const protectedRoot =
+    [lexical, physical].find((p) => ws.protectedRoots.has(p) || /^\/[^/]+$/.test(p)) ?? null;
+  const q = ws.quarantine;
+  let inQuarantine = false;
+  let isQuarantineControl = false;
+  if (isWithin(physical, q)) {
+    const rel = path.posix.relative(q, physical);
+    if (rel === '' || QUARANTINE_CONTROL.has(rel.split('/')[0]!)) isQuarantineControl = true;
+    else inQuarantine = true;
+  }
+  const insideWorkspace = isWithin(physical, ws.root);
+  const rel = insideWorkspace ? path.posix.relative(ws.root, physical) : '';
+  const gitMeta = (p: string): boolean => p.split('/').includes('.git');
+  return {
+    ...t,
+    physical,
+    type: entryType(physical),
+    insideWorkspace,
+    isWorkspaceRoot: physical === ws.root,
+    isGitMetadata: gitMeta(lexical) || gitMeta(physical),
+    inQuarantine,
+    isQuarantineControl,
+    protectedRoot,
+    artifact: insideWorkspace && rel !== '' && matchesArtifact(rel, artifacts),
+  };
+}
+
+export interface ProbeOptions {
+  mode: 'NORMAL' | 'RESTRICTED';
+}
+
+/** Physical facts for every op, plus the git queries the policy's rules need for them. */
+export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOptions, git: GitRunner = gitRunner(config.gitBinary, config.env)): ProbedOp[] {
+  const out: ProbedOp[] = [];
+  for (const op of ops) {
+    const p: ProbedOp = { op, targets: op.targets.map((t) => targetFacts(t, ws, config.artifacts)) };
+    out.push(p);
+    if (op.undeterminable) continue;
+    const g = op.git;
+    const dir = g?.dir ?? null;
+    if (op.kind === 'git-clean' && g && dir !== null) {
+      const unsupported = (g.cleanForce ?? 0) > 1 || (g.cleanFlags ?? []).some((f) => !['-d', '-x', '-X', '-q'].includes(f));
+      if (unsupported || g.cleanDryRun) continue;
+      if ((g.cleanForce ?? 0) === 0 && cleanRequiresForce(git, realpathLoose(dir), g.globals)) {
+        p.refused = true;
+        continue;
+      }
+      const e = enumerateClean(git, realpathLoose(dir), g.globals, g.cleanFlags ?? [], g.pathspecs ?? []);
+      let quarantineExcluded = false;
+      if (e.ok) {
+        for (const raw of e.remove) {
+          const rel = raw.toString('utf8');
+          const joined = path.posix.join(realpathLoose(dir), rel);
+          const spec: TargetSpec = { raw: rel, path: path.posix.resolve(joined), joined, glob: false, followsLink: false };
+          const facts = targetFacts(spec, ws, config.artifacts);
+          // The quarantine is never a target: git clean -x would list it, the guard keeps it.
+          if (facts.isQuarantineControl || facts.inQuarantine || isWithin(ws.quarantine, facts.physical ?? '')) {
+            quarantineExcluded = true;
+            continue;
+          }
+          p.targets.push(facts);
+        }
+      }
+      p.clean = { ok: e.ok, ...(e.error !== undefined ? { error: e.error } : {}), count: e.remove.length, skippedRepositories: e.skipped, quarantineExcluded };
+    }
+    if (op.kind === 'git-reset-hard' && g && dir !== null) {
+      const pre = resetPreflight(git, realpathLoose(dir), g.globals, g.commit ?? 'HEAD');
+      if (!pre.ok) {
+        op.undeterminable = { reason: 'reset-not-standalone', detail: `the reset preflight failed: ${pre.error ?? 'unknown error'}` };
+        continue;
+      }
+      p.collisions = pre.collisions;
+      if (pre.toplevel) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(pre.toplevel, ws, config));
+    }
+    if ((op.kind === 'git-switch' || (op.kind === 'git-checkout' && g?.ambiguousRef === undefined && !op.argv.includes('--'))) && g && dir !== null) {
+      const top = toplevelOf(git, realpathLoose(dir), g.globals);
+      if (top) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(top, ws, config));
+    }
+    if (op.kind === 'git-checkout' && g?.ambiguousRef !== undefined && dir !== null) {
+      const name = g.ambiguousRef;
+      const onDisk = entryType(path.posix.resolve(realpathLoose(dir), name)) !== 'missing';
+      if (isRef(git, realpathLoose(dir), g.globals, name) || !onDisk) p.inert = true;
+    }
+    if (op.kind === 'fs-delete' && options.mode === 'RESTRICTED') {
+      for (const t of p.targets) if (t.type === 'dir' && t.physical) t.emptyDir = isEmptyDir(t.physical);
+    }
+    if (op.kind === 'fs-delete' && config.allowRegenerable && p.targets.length > 0 && p.targets.every((t) => t.artifact && t.physical && t.type !== 'symlink')) {
+      const ignored = ignoredUntracked(git, ws.root, p.targets.map((t) => t.physical!));
+      for (const t of p.targets) t.ignored = ignored !== null && ignored.has(t.physical!);
+    }
+  }
+  return out;
+}
+
+function scopeTarget(dir: string, ws: Workspace, config: Config): TargetFacts {
+  return { ...targetFacts({ raw: dir, path: path.posix.resolve(dir), joined: dir, glob: false, followsLink: true }, ws, config.artifacts), role: 'scope' };
+}
