@@ -155,6 +155,7 @@ function classifyClean(r: GitClassified, rest: Word[]): void {
   }
   r.kind = 'git-clean';
   r.recursive = f.cleanFlags.includes('-d');
+  r.dryRun = f.cleanDryRun;
 }
 
 export function classifyGit(args: Word[], cwd: string | null, envNames: readonly string[]): GitClassified {

@@ -129,6 +129,7 @@ export function classifyFsDelete(program: string, args: Word[], cwd: string | nu
       if (program === 'rmdir' && o === 'p') parents = true;
     }
   }
+  let effective = 0;
   for (const w of operands) {
     if (!w.dynamic && w.value === '') continue; // `rm ""` fails on its own and removes nothing
     if (program === 'shred' && w.value === '-') continue; // shred's `-` is standard output
@@ -138,6 +139,7 @@ export function classifyFsDelete(program: string, args: Word[], cwd: string | nu
       continue;
     }
     res.targets.push(t);
+    effective++;
     if (parents && t.path && !w.glob) {
       // `rmdir -p a/b/c` also removes a/b and a.
       const parts = w.value.replace(/\/+$/, '').split('/');
@@ -149,6 +151,6 @@ export function classifyFsDelete(program: string, args: Word[], cwd: string | nu
       }
     }
   }
-  res.noTargets = operands.length === 0 && res.undeterminable === null;
+  res.noTargets = effective === 0 && res.undeterminable === null;
   return res;
 }

@@ -78,10 +78,13 @@ export function tokenize(text: string): Command[] {
   };
 
   for (let k = 0; k < toks.length; k++) {
-    const t = toks[k]!;
+    let t = toks[k]!;
+    // Unquoted * and ? reach shell-quote as markers, so a glob token here comes from an escaped
+    // character (`\*`): a literal word.
+    if (typeof t === 'object' && 'pattern' in t) t = t.pattern;
     const op = opOf(t);
     if (op === null) {
-      if (typeof t !== 'string') continue; // comments were stripped by the scanner; globs never reach here
+      if (typeof t !== 'string') continue; // comments were stripped by the scanner
       const c = cur as Command | null;
       const atStart = c === null || c.words.length === 0 || c.words.every((w) => /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(w));
       const word = decodeReserved(t);

@@ -7,13 +7,17 @@ export type EntryType = 'file' | 'dir' | 'symlink' | 'other' | 'missing';
 /** realpath of `p`, or of its nearest existing ancestor with the rest appended (folded lexically:
  *  a directory that does not exist cannot be a symlink). */
 export function realpathLoose(p: string): string {
-  const abs = path.posix.resolve('/', p);
+  // `p` is not folded first: `link/..` must be walked through the link, as the kernel does.
+  const abs = p.startsWith('/') ? p.replace(/\/+$/, '') || '/' : path.posix.resolve('/', p);
   try {
     return fs.realpathSync.native(abs);
   } catch {
     if (abs === '/') return '/';
-    const parent = path.posix.dirname(abs);
-    return path.posix.join(realpathLoose(parent), path.posix.basename(abs));
+    const base = path.posix.basename(abs);
+    const parent = realpathLoose(path.posix.dirname(abs));
+    if (base === '..') return path.posix.dirname(parent);
+    if (base === '.') return parent;
+    return path.posix.join(parent, base);
   }
 }
 

@@ -14,7 +14,7 @@ export interface GitRun {
 }
 
 export interface GitRunner {
-  run(args: readonly string[], cwd: string): GitRun;
+  run(args: readonly string[], cwd: string, input?: Buffer): GitRun;
 }
 
 export function gitRunner(binary: string, env: Env): GitRunner {
@@ -22,8 +22,15 @@ export function gitRunner(binary: string, env: Env): GitRunner {
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
   Object.assign(childEnv, { LC_ALL: 'C', LANGUAGE: '', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat' });
   return {
-    run(args, cwd) {
-      const r = spawnSync(binary, ['--no-pager', ...args], { cwd, env: childEnv, encoding: 'buffer', timeout: 15_000, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    run(args, cwd, input) {
+      const r = spawnSync(binary, ['--no-pager', ...args], {
+        cwd,
+        env: childEnv,
+        encoding: 'buffer',
+        timeout: 15_000,
+        maxBuffer: 256 * 1024 * 1024,
+        ...(input ? { input } : { stdio: ['ignore', 'pipe', 'pipe'] as const }),
+      });
       return {
         ok: r.status === 0 && !r.error,
         status: r.status,
@@ -149,7 +156,7 @@ export function isRef(git: GitRunner, cwd: string, globals: readonly string[], n
 
 /** Which of `paths` (absolute, inside the repository at `cwd`) are ignored and hold no tracked file. */
 export function ignoredUntracked(git: GitRunner, cwd: string, paths: readonly string[]): Set<string> | null {
-  const ci = git.run(['check-ignore', '-z', '--', ...paths], cwd);
+  const ci = git.run(['check-ignore', '-z', '--stdin'], cwd, Buffer.from(paths.map((p) => p + '\0').join('')));
   if (ci.status !== 0 && ci.status !== 1) return null;
   const ignored = new Set(ci.stdout.toString('utf8').split('\0').filter((p) => p !== ''));
   if (ignored.size === 0) return ignored;

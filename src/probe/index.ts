@@ -151,14 +151,17 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
     if (op.undeterminable) continue;
     const g = op.git;
     const dir = g?.dir ?? null;
+    // git runs where the op runs; its global options (-C …) are replayed, so paths it prints are
+    // relative to `dir`.
+    const at = op.cwd !== null ? realpathLoose(op.cwd) : '/';
     if (op.kind === 'git-clean' && g && dir !== null) {
       const unsupported = (g.cleanForce ?? 0) > 1 || (g.cleanFlags ?? []).some((f) => !['-d', '-x', '-X', '-q'].includes(f));
       if (unsupported || g.cleanDryRun) continue;
-      if ((g.cleanForce ?? 0) === 0 && cleanRequiresForce(git, realpathLoose(dir), g.globals)) {
+      if ((g.cleanForce ?? 0) === 0 && cleanRequiresForce(git, at, g.globals)) {
         p.refused = true;
         continue;
       }
-      const e = enumerateClean(git, realpathLoose(dir), g.globals, g.cleanFlags ?? [], g.pathspecs ?? []);
+      const e = enumerateClean(git, at, g.globals, g.cleanFlags ?? [], g.pathspecs ?? []);
       let quarantineExcluded = false;
       if (e.ok) {
         for (const raw of e.remove) {
@@ -177,7 +180,7 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
       p.clean = { ok: e.ok, ...(e.error !== undefined ? { error: e.error } : {}), count: e.remove.length, skippedRepositories: e.skipped, quarantineExcluded };
     }
     if (op.kind === 'git-reset-hard' && g && dir !== null) {
-      const pre = resetPreflight(git, realpathLoose(dir), g.globals, g.commit ?? 'HEAD');
+      const pre = resetPreflight(git, at, g.globals, g.commit ?? 'HEAD');
       if (!pre.ok) {
         op.undeterminable = { reason: 'reset-not-standalone', detail: `the reset preflight failed: ${pre.error ?? 'unknown error'}` };
         continue;
@@ -186,13 +189,13 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
       if (pre.toplevel) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(pre.toplevel, ws, config));
     }
     if ((op.kind === 'git-switch' || (op.kind === 'git-checkout' && g?.ambiguousRef === undefined && !op.argv.includes('--'))) && g && dir !== null) {
-      const top = toplevelOf(git, realpathLoose(dir), g.globals);
+      const top = toplevelOf(git, at, g.globals);
       if (top) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(top, ws, config));
     }
     if (op.kind === 'git-checkout' && g?.ambiguousRef !== undefined && dir !== null) {
       const name = g.ambiguousRef;
       const onDisk = entryType(path.posix.resolve(realpathLoose(dir), name)) !== 'missing';
-      if (isRef(git, realpathLoose(dir), g.globals, name) || !onDisk) p.inert = true;
+      if (isRef(git, at, g.globals, name) || !onDisk) p.inert = true;
     }
     if (op.kind === 'fs-delete' && options.mode === 'RESTRICTED') {
       for (const t of p.targets) if (t.type === 'dir' && t.physical) t.emptyDir = isEmptyDir(t.physical);

@@ -1,0 +1,69 @@
+// Whole-process cost: wall time of spawning the bundled CLI against spawning a bare `node -e ''`, in
+// the same run, interleaved A B A B so that drift (CPU frequency, a noisy neighbour, page cache)
+// lands on both sides alike. Only ratios are judged; the milliseconds depend on the machine.
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { elapsedNs, summarize, type Summary } from './stats.js';
+
+export interface ProcessTarget {
+  /** How the row is labelled. */
+  name: string;
+  /** Arguments after the node binary. */
+  args: string[];
+  /** Judged against the ratio target (the check rows); other rows are context. */
+  gated: boolean;
+  /** stdout must match, so the benchmark never times an error path by accident. */
+  expect: RegExp;
+}
+
+export interface ProcessOptions {
+  runs: number;
+  warmup: number;
+  spawn: SpawnSyncOptions;
+}
+
+export interface ProcessRow {
+  name: string;
+  gated: boolean;
+  baselineMs: Summary;
+  subjectMs: Summary;
+  /** median(subject) / median(baseline). */
+  ratio: number;
+  /** median(subject) - median(baseline): what the CLI adds to a bare Node start. */
+  addedMs: number;
+}
+
+export const BASELINE_ARGS: readonly string[] = ['-e', ''];
+
+/** Spawns node with args and returns the wall time in ms; throws if it failed or printed the unexpected. */
+function timeNode(args: readonly string[], opts: SpawnSyncOptions, expect: RegExp | null): number {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { ...opts, encoding: 'utf8' });
+  const ms = elapsedNs(t) / 1e6;
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (expect && !expect.test(r.stdout)) throw new Error(`node ${args.join(' ')} printed ${JSON.stringify(r.stdout)}, expected ${expect}`);
+  return ms;
+}
+
+/** Times baseline and target alternately: `warmup` untimed pairs, then `runs` timed pairs. */
+export function compare(target: ProcessTarget, opts: ProcessOptions): ProcessRow {
+  const base: number[] = [];
+  const subject: number[] = [];
+  for (let i = 0; i < opts.warmup + opts.runs; i++) {
+    const b = timeNode(BASELINE_ARGS, opts.spawn, null);
+    const s = timeNode(target.args, opts.spawn, target.expect);
+    if (i < opts.warmup) continue;
+    base.push(b);
+    subject.push(s);
+  }
+  const baselineMs = summarize(base);
+  const subjectMs = summarize(subject);
+  return {
+    name: target.name,
+    gated: target.gated,
+    baselineMs,
+    subjectMs,
+    ratio: subjectMs.median / baselineMs.median,
+    addedMs: subjectMs.median - baselineMs.median,
+  };
+}

@@ -1,0 +1,81 @@
+// `npm run bench`: what one decision costs, in process (µs per decide/classify) and as a whole CLI
+// process (ratio to a bare Node start measured in the same run). Method and findings:
+// docs/performance.md. Flags: --runs N (process pairs per row, default 30), --json, --check (exit 1
+// when a check is over the target; for local use, since shared CI machines are too noisy to gate on).
+import fs from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { makeFixture, type Fixture } from '../tests/helpers/fixture.js';
+import { measureInProcess } from './in-process.js';
+import { LINES, PROCESS_LINES } from './lines.js';
+import { compare, type ProcessTarget } from './process.js';
+import { renderText, type BenchResult } from './report.js';
+
+/** The project target: a check costs at most this many bare Node starts. */
+const TARGET_RATIO = 1.3;
+const BUNDLE = fileURLToPath(new URL('../dist/agent-guard.cjs', import.meta.url));
+
+interface Flags {
+  runs: number;
+  json: boolean;
+  check: boolean;
+}
+
+function parseFlags(argv: readonly string[]): Flags {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { runs: { type: 'string', default: '30' }, json: { type: 'boolean', default: false }, check: { type: 'boolean', default: false } },
+  });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${JSON.stringify(values.runs)}`);
+  return { runs, json: values.json, check: values.check };
+}
+
+/** The processes compared against the baseline: a check per cost class, and --version, which loads
+ *  the whole bundle but decides nothing (the cost of the bundle alone). */
+function processTargets(): ProcessTarget[] {
+  const checks = PROCESS_LINES.map((line) => ({
+    name: `check -- "${line}"`,
+    args: [BUNDLE, 'check', '--', line],
+    gated: true,
+    expect: /^(ALLOW|RELOCATE|SNAPSHOT|ASK|BLOCK) /,
+  }));
+  return [{ name: '--version', args: [BUNDLE, '--version'], gated: false, expect: /^\d+\.\d+\.\d+/ }, ...checks];
+}
+
+/** Runs both measurements in one fixture; the process rows run in the workspace with HOME set to it. */
+function bench(fx: Fixture, flags: Flags): BenchResult {
+  if (!fs.existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
+  const inProcess = measureInProcess(fx, LINES, { warmupMs: 100, budgetMs: 300, minSamples: 30 });
+  const spawn = { cwd: fx.ws, env: { ...fx.env } as NodeJS.ProcessEnv };
+  const rows = processTargets().map((t) => compare(t, { runs: flags.runs, warmup: 3, spawn }));
+  const cpus = os.cpus();
+  return {
+    node: process.versions.node,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    runs: flags.runs,
+    target: TARGET_RATIO,
+    bundleKiB: fs.statSync(BUNDLE).size / 1024,
+    inProcess,
+    process: rows,
+    pass: rows.every((r) => !r.gated || r.ratio <= TARGET_RATIO),
+  };
+}
+
+function main(): number {
+  const flags = parseFlags(process.argv.slice(2));
+  const fx = makeFixture();
+  let result: BenchResult;
+  try {
+    result = bench(fx, flags);
+  } finally {
+    fx.cleanup();
+  }
+  process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderText(result));
+  return flags.check && !result.pass ? 1 : 0;
+}
+
+process.exitCode = main();

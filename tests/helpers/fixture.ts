@@ -1,0 +1,105 @@
+// A throwaway world for deciding commands: a temp HOME holding a git workspace, a directory outside
+// it, and a canary that must survive every test. Nothing here runs a destructive command; it only
+// builds files and git history that the engine reads.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config, type Env } from '../../src/config.js';
+import { decide, type CheckResult } from '../../src/engine.js';
+import type { Mode } from '../../src/policy/rules.js';
+
+export interface Fixture {
+  /** The temp directory everything lives in. */
+  root: string;
+  home: string;
+  /** The git workspace (HOME/ws). */
+  ws: string;
+  /** Outside the workspace and HOME: holds the canary. */
+  outside: string;
+  canary: string;
+  env: Env;
+  config(cwd?: string, extra?: Env): Config;
+  decide(cmd: string, opts?: { mode?: Mode; cwd?: string; env?: Env; dialect?: string }): CheckResult;
+  git(args: string[], cwd?: string): string;
+  /** Asserts the canary is intact (throws otherwise). */
+  checkCanary(): void;
+  cleanup(): void;
+}
+
+const CANARY = 'agent-guard canary: this file must survive every test\n';
+
+function write(p: string, content = ''): void {
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  fs.writeFileSync(p, content);
+}
+
+export function makeFixture(): Fixture {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-fixture-')));
+  const home = path.join(root, 'home');
+  const ws = path.join(home, 'ws');
+  const outside = path.join(root, 'outside');
+  const canary = path.join(outside, 'canary.txt');
+  write(canary, CANARY);
+  fs.mkdirSync(path.join(home, 'other'), { recursive: true });
+  const env: Env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'Fixture',
+    GIT_AUTHOR_EMAIL: 'fixture@example.invalid',
+    GIT_COMMITTER_NAME: 'Fixture',
+    GIT_COMMITTER_EMAIL: 'fixture@example.invalid',
+  };
+  const git = (args: string[], cwd = ws): string => {
+    const r = spawnSync('git', args, { cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  fs.mkdirSync(ws, { recursive: true });
+  git(['init', '-q', '-b', 'main']);
+  git(['config', 'commit.gpgsign', 'false']);
+  write(path.join(ws, '.gitignore'), 'node_modules/\ndist/\n*.log\n.cache/\n');
+  write(path.join(ws, 'src/a.ts'), 'export const a = 1;\n');
+  write(path.join(ws, 'README.md'), '# fixture\n');
+  write(path.join(ws, 'old.txt'), 'tracked in the first commit only\n');
+  git(['add', '-A']);
+  git(['commit', '-q', '-m', 'one']);
+  git(['rm', '-q', 'old.txt']);
+  git(['commit', '-q', '-m', 'two']);
+  // Untracked where HEAD~1 has a tracked file: `git reset --hard HEAD~1` would overwrite it.
+  write(path.join(ws, 'old.txt'), 'untracked now\n');
+  write(path.join(ws, 'build/out.js'), 'built\n');
+  write(path.join(ws, 'node_modules/x/index.js'), 'dep\n');
+  write(path.join(ws, 'dist/app.js'), 'bundle\n');
+  write(path.join(ws, 'pkg/node_modules/.cache/c'), 'cache\n');
+  write(path.join(ws, 'untracked.txt'), 'new\n');
+  fs.mkdirSync(path.join(ws, 'empty'));
+  fs.symlinkSync(outside, path.join(ws, 'link-out'));
+  write(path.join(ws, '.agent-trash/tx-1/file'), 'quarantined\n');
+  write(path.join(ws, '.agent-trash/audit.jsonl'), '');
+  write(path.join(ws, '.agent-trash/manifest.jsonl'), '');
+  // A directory whose .git points nowhere: git cannot run there (rule 11b).
+  write(path.join(ws, 'nogit/.git'), 'gitdir: /nonexistent/agent-guard-fixture\n');
+  const config = (cwd = ws, extra: Env = {}): Config => loadConfig({ ...env, ...extra }, cwd);
+  return {
+    root,
+    home,
+    ws,
+    outside,
+    canary,
+    env,
+    config,
+    git,
+    decide(cmd, opts = {}) {
+      const cwd = opts.cwd ? path.resolve(ws, opts.cwd) : ws;
+      return decide({ command: cmd, config: config(cwd, opts.env), ...(opts.mode ? { mode: opts.mode } : {}), ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}) });
+    },
+    checkCanary() {
+      if (fs.readFileSync(canary, 'utf8') !== CANARY) throw new Error('the canary outside the workspace was changed');
+    },
+    cleanup() {
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

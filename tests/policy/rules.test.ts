@@ -1,0 +1,43 @@
+// Every rule's own hit and miss examples, decided in the fixture workspace: a hit must be decided
+// by that rule, a miss by some other rule (or by none).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RULES, type Example } from '../../src/policy/rules.js';
+import { makeFixture, type Fixture } from '../helpers/fixture.js';
+
+let fx: Fixture;
+beforeAll(() => {
+  fx = makeFixture();
+});
+afterAll(() => {
+  fx.checkCanary();
+  fx.cleanup();
+});
+
+const norm = (e: string | Example): Example => (typeof e === 'string' ? { cmd: e } : e);
+const label = (e: Example): string => e.cmd + (e.mode ? ` [${e.mode}]` : '') + (e.cwd ? ` (in ${e.cwd})` : '');
+
+describe.each(RULES.map((r) => [r.id, r] as const))('rule %s', (_id, rule) => {
+  it('has hit and miss examples', () => {
+    expect(rule.examples.hit.length).toBeGreaterThan(0);
+    expect(rule.examples.miss.length).toBeGreaterThan(0);
+  });
+  it.each(rule.examples.hit.map((e) => [label(norm(e)), norm(e)] as const))('hit: %s', (_l, e) => {
+    const r = fx.decide(e.cmd, { ...(e.mode ? { mode: e.mode } : {}), ...(e.cwd ? { cwd: e.cwd } : {}) });
+    expect(r.decidingOp).not.toBeNull();
+    const op = r.ops[r.decidingOp!]!;
+    expect({ rule: op.rule, code: r.code }).toMatchObject({ rule: rule.id });
+    if (rule.id !== '8') expect(op.code).toBe(rule.code);
+  });
+  it.each(rule.examples.miss.map((e) => [label(norm(e)), norm(e)] as const))('miss: %s', (_l, e) => {
+    const r = fx.decide(e.cmd, { ...(e.mode ? { mode: e.mode } : {}), ...(e.cwd ? { cwd: e.cwd } : {}) });
+    expect(r.ops.map((o) => o.rule)).not.toContain(rule.id);
+  });
+});
+
+describe('rule table', () => {
+  it('has unique ids in the reference order', () => {
+    const ids = RULES.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(['1', '2', '2a', '2b', '2c', '3', '4', '5', '6', '7', '8', '9', '10', '11', '11a', '11b', '12a', '12', '13', '14', '15']);
+  });
+});

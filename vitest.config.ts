@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Fixture workspaces and spawned CLIs are per file; files run in parallel on two cores.
+    pool: 'forks',
+  },
+});
