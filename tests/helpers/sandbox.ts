@@ -90,10 +90,10 @@ function inCI(): boolean {
   return !!ci && !/^(0|false)$/i.test(ci);
 }
 
-// Returns null when sandboxed tests may run; otherwise registers the failing/skipped stand-in.
-function standIn(name: string): string | null {
+// Without a sandbox, registers a failing (CI) or skipped (local) stand-in and returns true.
+function standIn(name: string): boolean {
   const s = sandboxSupport();
-  if (s.ok) return null;
+  if (s.ok) return false;
   if (inCI()) {
     it(`${name} (needs a sandbox)`, () => {
       throw new Error(`SANDBOX UNAVAILABLE in CI: ${s.reason}`);
@@ -102,7 +102,7 @@ function standIn(name: string): string | null {
     console.warn(`SANDBOX UNAVAILABLE: ${s.reason} — destructive tests skipped (${name})`);
     it.skip(`${name} (SANDBOX UNAVAILABLE: ${s.reason})`, () => {});
   }
-  return s.reason;
+  return true;
 }
 
 // A describe block whose tests run destructive commands (via runSandboxed).
@@ -113,5 +113,5 @@ export function describeSandboxed(name: string, fn: () => void): void {
 
 // A single test that runs destructive commands (via runSandboxed).
 export function itSandboxed(name: string, fn: () => unknown, timeoutMs?: number): void {
-  if (standIn(name) === null) it(name, fn, timeoutMs);
+  if (!standIn(name)) it(name, fn, timeoutMs);
 }
