@@ -35,7 +35,8 @@ describe('separators', () => {
       ['start', 2],
       ['|', 0],
     ]);
-    expect(new Set(cmds.map((c) => c.scope)).size).toBe(4);
+    expect(cmds.map((c) => c.scope.split("/").length)).toEqual([1, 2, 3, 1]);
+    expect(cmds[0]!.scope).toBe(cmds[3]!.scope);
   });
 });
 
