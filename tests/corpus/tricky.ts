@@ -172,6 +172,13 @@ export const PATHS: readonly Case[] = [
   { cmd: 'rm -rf ../src', cwd: 'nogit', expect: 'BLOCK', code: 'BLOCK_OUT_OF_WORKSPACE' },
   { cmd: 'rm -rf src', env: { AGENT_GUARD_WORKSPACE: 'src' }, expect: 'BLOCK', code: 'BLOCK_PROTECTED_PATH', note: 'AGENT_GUARD_WORKSPACE overrides discovery' },
   { cmd: 'rm -rf build', env: { AGENT_GUARD_WORKSPACE: 'src' }, expect: 'BLOCK', code: 'BLOCK_OUT_OF_WORKSPACE' },
+  { cmd: 'rm -f debug.log', expect: 'RELOCATE', code: 'RELOCATE_PATHS', note: 'ignored, but not an artifact pattern' },
+  { cmd: 'rm -f debug.log', env: { AGENT_GUARD_ARTIFACTS: 'generated:*.log' }, expect: 'ALLOW', code: 'ALLOW_REGENERABLE' },
+  { cmd: 'rm -rf dist', env: { AGENT_GUARD_ALLOW_REGENERABLE: 'no' }, expect: 'RELOCATE', code: 'RELOCATE_TREE', note: 'anything but 1/true/yes/on disables' },
+  { cmd: 'rm -rf build', env: { AGENT_GUARD_ARTIFACTS: 'build' }, expect: 'RELOCATE', code: 'RELOCATE_TREE', note: 'a pattern alone is not enough: build is not ignored' },
+  { cmd: 'rm -rf .agent-trash/tx-1', env: { AGENT_GUARD_TRASH: '../trash' }, expect: 'RELOCATE', code: 'RELOCATE_TREE', note: 'with the quarantine elsewhere, .agent-trash is an ordinary directory' },
+  { cmd: 'rm -rf ../trash/tx-9', env: { AGENT_GUARD_TRASH: '../trash' }, expect: 'ALLOW', code: 'ALLOW_TRASH_GC', note: 'rule 3 precedes rule 4: a quarantine outside the workspace' },
+  { cmd: 'rm -rf ../trash', env: { AGENT_GUARD_TRASH: '../trash' }, expect: 'BLOCK', code: 'BLOCK_OUT_OF_WORKSPACE' },
   { cmd: 'rm -rf /etc/x', env: { AGENT_GUARD_TRASH: '/etc' }, expect: 'BLOCK', code: 'BLOCK_OUT_OF_WORKSPACE', note: 'a protected location is never accepted as the quarantine' },
 ];
 
