@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { chooseDialect, type Dialect } from './dialect.js';
 import { classify, smellsDestructive } from './classifier/index.js';
 import type { OpKind, UndeterminableReason } from './classifier/types.js';
+import { resetFsCache } from './probe/fs.js';
 import { aliasOf, discoverWorkspace, gitRunner, probe, type GitRunner, type ProbedOp, type Workspace } from './probe/index.js';
 import { combine, evaluateOp, type Verdict } from './policy/evaluate.js';
 import { REASONS, type Decision, type ReasonCode } from './policy/reasons.js';
@@ -115,11 +116,12 @@ function decideUnguarded(input: DecideInput, mode: Mode, dialect: Dialect): Chec
     return lineResult(input, mode, dialect, 'BLOCK_DIALECT_UNSUPPORTED', `${dialect} lexing is not available in this build`);
   }
   const git = input.git ?? gitRunner(config.gitBinary, config.env);
+  resetFsCache();
   const classification = classify(input.command, {
     cwd: config.cwd,
     home: config.home,
     cdpath: config.cdpath,
-    resolveGitAlias: (name, dir) => aliasOf(git, dir ?? config.cwd, name),
+    resolveGitAlias: (name, cwd, globals) => aliasOf(git, cwd ?? config.cwd, globals, name),
   });
   const base = lineResult(input, mode, dialect, 'ALLOW_NOOP', 'nothing in the line deletes or overwrites');
   if (classification.ops.length === 0) return base;

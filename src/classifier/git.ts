@@ -43,6 +43,8 @@ export interface GitClassified {
   aliasCandidate?: string;
   /** Nothing runs (`git --version`). */
   noop: boolean;
+  /** The subcommand word is an expansion or a pattern: which subcommand runs is unknown. */
+  dynamicSubcommand?: boolean;
 }
 
 interface Parsed {
@@ -100,6 +102,7 @@ function parseGlobals(args: Word[], cwd: string | null): Parsed {
   const sub = args[k];
   facts.subcommand = sub?.value ?? '';
   if (sub?.dynamic) undeterminable ??= dynamicReason(sub);
+  if (sub?.glob) undeterminable ??= { reason: 'dynamic-program', detail: `the git subcommand ${sub.display} is a pattern the shell expands` };
   return { facts, rest: args.slice(k + 1), undeterminable, noop: sub === undefined };
 }
 
@@ -164,6 +167,11 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
   const r = emptyResult(f, parsed.undeterminable);
   r.noop = parsed.noop;
   if (parsed.noop) return r;
+  const subWord = args[args.length - parsed.rest.length - 1];
+  if (subWord && (subWord.dynamic || subWord.glob)) {
+    r.dynamicSubcommand = true;
+    return r;
+  }
   const rest = parsed.rest;
   f.args = rest.map((w) => w.value);
   const dyn = rest.find((w) => w.dynamic);

@@ -22,7 +22,7 @@ export interface ClassifyOptions {
   /** CDPATH is set: `cd name` may go elsewhere than ./name. */
   cdpath?: boolean;
   /** Expands a git alias (`git config alias.NAME`), or returns null. */
-  resolveGitAlias?: (name: string, dir: string | null) => string | null;
+  resolveGitAlias?: (name: string, cwd: string | null, globals: readonly string[]) => string | null;
 }
 
 /** How deep bash -c / eval / substitutions / aliases are followed before the text counts as unreadable. */
@@ -209,14 +209,16 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
   const wrappers = u.wrappers;
   if (u.splitString) {
     const text = [u.splitString.value, ...words.map((w) => w.value)].join(' ');
-    return indirectOp('env', text, u.splitString.dynamic || words.some((w) => w.dynamic), input, site, cwd, wrappers, 'indirect-shell');
+    return indirectOp(wrappers[wrappers.length - 1] ?? 'env', text, u.splitString.dynamic || words.some((w) => w.dynamic), input, site, cwd, wrappers, 'indirect-shell');
   }
   const first = words[0];
   if (!first) return [];
-  if (first.dynamic) {
+  if (first.dynamic || first.glob) {
+    // `$RM -rf x`, `{rm,} -rf /`, `/bin/r[m]`: the program is known only when the shell expands it.
+    // A pattern in program position is never benign enough to pass on smell alone.
     const text = input.map((w) => w.display).join(' ');
     const subText = first.subs.map((i) => site.scan.subs[i]?.body ?? '').join(' ');
-    if (!smellsDestructive(text) && !smellsDestructive(subText)) return [];
+    if (!first.glob && !smellsDestructive(text) && !smellsDestructive(subText)) return [];
     return [opaqueOp(first.display, text, { reason: 'dynamic-program', detail: `the program ${first.display} is known only when the command runs` }, site)];
   }
   const program = programName(first);
@@ -263,8 +265,25 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
   if (program === 'git') {
     const g = classifyGit(args, cwd, [...site.prefixNames, ...u.envNames]);
     if (g.noop) return [];
+    // `-c core.pager=…`, `-c alias.x=!…`, `-c core.sshCommand=…`: configuration that runs commands.
+    const configs = g.facts.globals.filter((_, i, a) => a[i - 1] === '-c');
+    const runs = configs.find((c) => smellsDestructive(c.slice(c.indexOf('=') + 1)));
+    if (runs !== undefined) {
+      // Judged as text (dynamic): whether git runs it here depends on the key, which we do not model.
+      return indirectOp('git', runs, true, words, site, cwd, wrappers, 'indirect-shell');
+    }
+    if (g.dynamicSubcommand) {
+      const text = input.map((w) => w.display).join(' ');
+      return smellsDestructive(text) ? [opaqueOp('git', text, g.undeterminable ?? { reason: 'dynamic-program', detail: 'the git subcommand is known only when the command runs' }, site)] : [];
+    }
     if (g.aliasCandidate !== undefined) {
-      const expansion = site.opts.resolveGitAlias?.(g.aliasCandidate, g.facts.dir) ?? null;
+      if (g.facts.globals.includes('--config-env') || [...site.prefixNames, ...u.envNames].some((n) => /^GIT_CONFIG/.test(n))) {
+        return [opaqueOp('git', input.map((w) => w.display).join(' '), { reason: 'git-environment', detail: `git ${g.aliasCandidate} may be an alias defined in the environment` }, site)];
+      }
+      // An alias set on the line itself (`git -c alias.x=clean x`) needs no lookup; the last one wins.
+      const key = `alias.${g.aliasCandidate}=`.toLowerCase();
+      const onLine = configs.filter((c) => c.toLowerCase().startsWith(key)).pop();
+      const expansion = onLine !== undefined ? onLine.slice(onLine.indexOf('=') + 1) : (site.opts.resolveGitAlias?.(g.aliasCandidate, cwd, g.facts.globals) ?? null);
       if (expansion === null) return [];
       const restIndex = args.findIndex((w) => !w.dynamic && w.value === g.aliasCandidate);
       const rest = args.slice(restIndex + 1);
@@ -301,6 +320,21 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
     return [o];
   }
   if (SHELLS.has(program)) return shellOps(program, args, words, site, cwd, wrappers);
+  if (program === 'su' || program === 'script' || program === 'runuser') {
+    // `su -c CMD`, `script -c CMD`, `runuser -c CMD`: a command string run by a shell.
+    const at = args.findIndex((w) => /^-[a-zA-Z]*c$/.test(w.value) || w.value === '--command' || w.value.startsWith('--command='));
+    if (at < 0) {
+      if (program !== 'runuser') return [];
+      // `runuser -u USER [--] CMD…` runs CMD directly.
+      let k = 0;
+      while (k < args.length && args[k]!.value.startsWith('-') && args[k]!.value !== '--') k += /^-[ugGs]$/.test(args[k]!.value) ? 2 : 1;
+      if (args[k]?.value === '--') k++;
+      return opsFor(args.slice(k), { ...site, depth: site.depth + 1 }, false).map((o) => ({ ...o, wrappers: [...wrappers, 'runuser', ...o.wrappers] }));
+    }
+    const a = args[at]!;
+    const textWord = a.value.startsWith('--command=') ? { ...a, value: a.value.slice('--command='.length) } : args[at + 1];
+    return textWord ? indirectOp(program, textWord.value, textWord.dynamic, words, site, cwd, wrappers, 'indirect-shell') : [];
+  }
   if (program === 'eval' || program === 'watch') {
     let rest = args;
     if (program === 'watch') {

@@ -29,7 +29,9 @@ export const MARK = {
   UNKNOWN: '\uE0FF',
 } as const;
 
-const PRIVATE_USE = /[\uE000-\uE0FF]/;
+/** Marker characters, and NUL: shells disagree on NUL (bash -c cuts the text there, a shell reading
+ *  stdin drops it), so a line holding one cannot be read the way the shell will read it. */
+const FOREIGN = /[\uE000-\uE0FF\0]/;
 
 export interface VarRef {
   /** The parameter name for `$NAME` / `${NAME}`; null for special or complex expansions. */
@@ -177,7 +179,7 @@ export function scan(input: string): ScanResult {
     subs: [],
     heredocs: [],
     unbalanced: false,
-    foreignMarkers: PRIVATE_USE.test(input),
+    foreignMarkers: FOREIGN.test(input),
   };
   const s = input;
   let out = '';
@@ -304,6 +306,8 @@ export function scan(input: string): ScanResult {
         delimiter += s.slice(j + 1, close);
         quoted = true;
         j = close + 1;
+      } else if (c === '\\' && s[j + 1] === '\n') {
+        j += 2; // a line continuation inside the delimiter word is removed first, as the shell does
       } else if (c === '\\') {
         delimiter += s[j + 1] ?? '';
         quoted = true;
@@ -327,7 +331,10 @@ export function scan(input: string): ScanResult {
 
   const newline = (): void => {
     const trimmed = out.replace(/[ \t]+$/, '');
-    const continues = trimmed === '' || /(&&|\|\||\||\(|;|&)$/.test(trimmed);
+    // The line continues after an operator, unless that operator character was escaped (`echo \;`).
+    const escapes = /\\*$/.exec(trimmed.slice(0, -1))![0].length;
+    // `>&`, `<&`, `>|` are redirections, not separators: a newline after them ends the command.
+    const continues = trimmed === '' || (/[;&|(]$/.test(trimmed) && !/[<>][&|]$/.test(trimmed) && escapes % 2 === 0);
     out = trimmed + (continues ? ' ' : ' ; ');
   };
 

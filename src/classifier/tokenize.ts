@@ -65,8 +65,10 @@ export function tokenize(text: string): Command[] {
   let connector: Connector = 'start';
   let inTest = false; // inside `[[ … ]]`, `<` and `>` compare strings
 
+  let assignmentsOnly = true; // the current command holds only NAME=value words so far
   const open = (): Command => {
     if (!cur) {
+      assignmentsOnly = true;
       cur = { words: [], redirects: [], connector, next: null, depth, scope: scopes.join('/') };
       out.push(cur);
     }
@@ -86,7 +88,7 @@ export function tokenize(text: string): Command[] {
     if (op === null) {
       if (typeof t !== 'string') continue; // comments were stripped by the scanner
       const c = cur as Command | null;
-      const atStart = c === null || c.words.length === 0 || c.words.every((w) => /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(w));
+      const atStart = c === null || assignmentsOnly;
       const word = decodeReserved(t);
       if ((c === null || c.words.length === 0) && TRANSPARENT.has(word)) continue;
       if (atStart && (word === 'case' || word === 'function' || word === 'coproc')) {
@@ -102,12 +104,13 @@ export function tokenize(text: string): Command[] {
         const cmd = open();
         cmd.words.push(t);
         cmd.loopVar = typeof name === 'string' ? name : '';
-        while (k + 1 < toks.length && !(opOf(toks[k + 1]!) !== null && CONNECTORS.has(opOf(toks[k + 1]!)!)) && toks[k + 1] !== 'do') k++;
+        while (k + 1 < toks.length && opOf(toks[k + 1]!) === null && toks[k + 1] !== 'do') k++;
         continue;
       }
       if (word === '[[') inTest = true;
       if (word === ']]') inTest = false;
       open().words.push(t);
+      assignmentsOnly &&= /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(t);
       continue;
     }
     if (inTest && (op === '<' || op === '>')) {

@@ -42,6 +42,12 @@ const SPECS: Record<string, OptionSpec> = {
   timeout: { shortArg: 'sk', shortFlag: 'v', longArg: ['signal', 'kill-after'], longFlag: ['preserve-status', 'foreground', 'verbose'], positionals: 1 },
   stdbuf: { shortArg: 'ioe', shortFlag: '', longArg: ['input', 'output', 'error'], longFlag: [] },
   busybox: { shortArg: '', shortFlag: '', longArg: [], longFlag: [] },
+  setsid: { shortArg: '', shortFlag: 'cfw', longArg: [], longFlag: ['ctty', 'fork', 'wait'] },
+  ionice: { shortArg: 'cnp', shortFlag: 't', longArg: ['class', 'classdata', 'pid'], longFlag: ['ignore'] },
+  taskset: { shortArg: '', shortFlag: 'acp', longArg: [], longFlag: ['all-tasks', 'cpu-list', 'pid'], positionals: 1 },
+  chrt: { shortArg: 'TPD', shortFlag: 'abdefiomrRv', longArg: ['sched-runtime', 'sched-period', 'sched-deadline'], longFlag: ['all-tasks', 'batch', 'deadline', 'fifo', 'idle', 'other', 'rr', 'reset-on-fork', 'verbose'], positionals: 1 },
+  flock: { shortArg: 'wEc', shortFlag: 'sxunoFv', longArg: ['timeout', 'conflict-exit-code', 'command'], longFlag: ['shared', 'exclusive', 'unlock', 'nonblock', 'close', 'no-fork', 'verbose'], positionals: 1 },
+  unshare: { shortArg: 'S', shortFlag: 'imnpuUCTrcf', longArg: ['setuid', 'setgid', 'propagation', 'wd', 'root', 'kill-child'], longFlag: ['ipc', 'mount', 'net', 'pid', 'uts', 'user', 'cgroup', 'time', 'fork', 'map-root-user', 'map-current-user', 'mount-proc'] },
 };
 
 export const WRAPPERS: ReadonlySet<string> = new Set(Object.keys(SPECS));
@@ -71,7 +77,8 @@ export function programName(w: Word): string {
 export function unwrap(input: Word[], resolveDir: (dir: Word) => string | null): Unwrapped {
   const res: Unwrapped = { words: input, wrappers: [], envNames: [], noop: false, uncertain: false, defaultPath: false };
   let words = input;
-  for (let guard = 0; guard < 32 && words.length > 0; guard++) {
+  // Every pass consumes at least the wrapper's own word, so the loop ends; no depth limit to slip past.
+  while (words.length > 0) {
     const name = programName(words[0]!);
     const spec = SPECS[name];
     if (!spec || words[0]!.dynamic) break;
@@ -84,6 +91,7 @@ export function unwrap(input: Word[], resolveDir: (dir: Word) => string | null):
       }
       if (name === 'env' && (opt === 'S' || opt === 'split-string') && value) res.splitString = value;
       if (name === 'env' && (opt === 'u' || opt === 'unset') && value) res.envNames.push(value.value);
+      if (name === 'flock' && (opt === 'c' || opt === 'command') && value) res.splitString = value;
     };
     while (k < words.length) {
       const w = words[k]!;
@@ -145,6 +153,12 @@ export function unwrap(input: Word[], resolveDir: (dir: Word) => string | null):
       }
     }
     k += spec.positionals ?? 0;
+    if (name === 'flock' && (words[k]?.value === '-c' || words[k]?.value === '--command') && words[k + 1]) {
+      // `flock FILE -c CMD`: the command string comes after the lock file.
+      res.splitString = words[k + 1]!;
+      words = words.slice(k + 2);
+      break;
+    }
     words = words.slice(k);
     if (onlyQuery || (words.length === 0 && !res.splitString)) {
       res.noop = onlyQuery || words.length === 0;

@@ -4,21 +4,48 @@ import path from 'node:path';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other' | 'missing';
 
+/** realpath results of the current decision: many targets share parents (and a line of relative
+ *  `cd`s makes them deep), so each directory is resolved once. Cleared by `resetFsCache` at the start
+ *  of every decision, since the filesystem may change between decisions. */
+const realpaths = new Map<string, string | null>();
+
+export function resetFsCache(): void {
+  realpaths.clear();
+}
+
+function realpathOrNull(p: string): string | null {
+  let r = realpaths.get(p);
+  if (r === undefined) {
+    try {
+      r = fs.realpathSync.native(p);
+    } catch {
+      r = null;
+    }
+    realpaths.set(p, r);
+  }
+  return r;
+}
+
 /** realpath of `p`, or of its nearest existing ancestor with the rest appended (folded lexically:
- *  a directory that does not exist cannot be a symlink). */
+ *  a directory that does not exist cannot be a symlink). Iterative: no depth limit to overflow. */
 export function realpathLoose(p: string): string {
   // `p` is not folded first: `link/..` must be walked through the link, as the kernel does.
-  const abs = p.startsWith('/') ? p.replace(/\/+$/, '') || '/' : path.posix.resolve('/', p);
-  try {
-    return fs.realpathSync.native(abs);
-  } catch {
-    if (abs === '/') return '/';
-    const base = path.posix.basename(abs);
-    const parent = realpathLoose(path.posix.dirname(abs));
-    if (base === '..') return path.posix.dirname(parent);
-    if (base === '.') return parent;
-    return path.posix.join(parent, base);
+  let cur = p.startsWith('/') ? p.replace(/\/+$/, '') || '/' : path.posix.resolve('/', p);
+  const rest: string[] = [];
+  let base: string | null;
+  for (;;) {
+    base = realpathOrNull(cur);
+    if (base !== null || cur === '/') break;
+    rest.push(path.posix.basename(cur));
+    cur = path.posix.dirname(cur);
   }
+  let out = base ?? '/';
+  for (let i = rest.length - 1; i >= 0; i--) {
+    const part = rest[i]!;
+    if (part === '..') out = path.posix.dirname(out);
+    else if (part !== '.' && part !== '') out = out === '/' ? '/' + part : out + '/' + part;
+  }
+  return out;
 }
 
 /** Where an operand lands. A symlink is judged as the link itself, unless the operand ends in `/`

@@ -173,8 +173,9 @@ export function ignoredUntracked(git: GitRunner, cwd: string, paths: readonly st
   return res;
 }
 
-export function aliasOf(git: GitRunner, cwd: string, name: string): string | null {
-  const r = git.run(['config', '--get', `alias.${name}`], cwd);
+/** The alias's expansion as git would see it: the line's global options (`-c alias.x=…`, `-C`) apply. */
+export function aliasOf(git: GitRunner, cwd: string, globals: readonly string[], name: string): string | null {
+  const r = git.run([...globals, 'config', '--get', `alias.${name}`], cwd);
   if (!r.ok) return null;
   const v = r.stdout.toString('utf8').replace(/\n$/, '');
   return v === '' ? null : v;

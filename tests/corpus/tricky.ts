@@ -101,6 +101,34 @@ export const WRAPPERS: readonly Case[] = [
   { cmd: 'sudo --bogus-option rm -rf build', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: 'an unknown wrapper option' },
 ];
 
+/** Regressions found by tests/fuzz.test.ts: each was ALLOW before its fix. */
+export const FUZZ_REGRESSIONS: readonly Case[] = [
+  { cmd: 'sudo '.repeat(40) + 'rm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR', note: 'unwrap gave up after 32 wrappers' },
+  { cmd: '{rm,-rf,/}', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: 'brace expansion in program position' },
+  { cmd: '/bin/r[m] -rf build', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: 'a pattern in program position' },
+  { cmd: 'git {clean,-fdx}', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: 'a pattern as git subcommand' },
+  { cmd: 'echo \\;\nrm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR', note: 'an escaped ; at line end was read as a separator, joining the lines' },
+  { cmd: 'echo >&\nrm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR', note: '>& at line end is a redirection, not a separator' },
+  { cmd: 'cat <<\\\nEOF\nEOF\nrm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR', note: 'a continuation inside a heredoc delimiter' },
+  { cmd: 'git -c alias.x=clean x -fdx', expect: 'RELOCATE', code: 'RELOCATE_VIA_CLEAN_ENUMERATE', note: 'an alias set with -c on the line' },
+  { cmd: "git -c alias.x='!rm -rf /' x", expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: "git -c core.pager='rm -rf build' log", expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: 'configuration that runs commands' },
+  { cmd: 'r\0m -rf /', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: 'NUL: shells disagree on it' },
+  { cmd: 'setsid -f rm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR' },
+  { cmd: 'ionice -c 3 rm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR' },
+  { cmd: 'taskset -c 0 rm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR' },
+  { cmd: 'chrt -r 10 rm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR' },
+  { cmd: 'unshare -m rm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR' },
+  { cmd: 'flock /tmp/lock rm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR' },
+  { cmd: 'flock /tmp/lock -c "rm -rf build"', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: 'su -c "rm -rf build" root', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: 'script -qc "rm -rf build" /dev/null', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: 'su - -lc "git status"', expect: 'ALLOW', code: 'ALLOW_NOOP' },
+  { cmd: 'script -c "rm -rf build" /dev/null', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: 'runuser -u nobody -- rm -rf /', expect: 'BLOCK', code: 'BLOCK_PROTECTED_ANCESTOR' },
+  { cmd: 'runuser -c "rm -rf build" nobody', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+];
+
 export const INDIRECT: readonly Case[] = [
   { cmd: 'sh -c "ls -la"', expect: 'ALLOW', code: 'ALLOW_NOOP' },
   { cmd: 'bash -lc "npm test"', expect: 'ALLOW', code: 'ALLOW_NOOP' },

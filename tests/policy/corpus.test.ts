@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFixture, type Fixture } from '../helpers/fixture.js';
 import type { Case } from '../corpus/types.js';
 import { README_TABLE, RULE_TABLE } from '../corpus/reference.js';
-import { EXPANSIONS, GIT, INDIRECT, PATHS, QUOTING, WRAPPERS } from '../corpus/tricky.js';
+import { EXPANSIONS, FUZZ_REGRESSIONS, GIT, INDIRECT, PATHS, QUOTING, WRAPPERS } from '../corpus/tricky.js';
 
 let fx: Fixture;
 beforeAll(() => {
@@ -24,6 +24,7 @@ const SETS: Record<string, readonly Case[]> = {
   'indirect execution and stdin-fed lists': INDIRECT,
   'paths: .., symlinks, roots, quarantine, workspace': PATHS,
   git: GIT,
+  'regressions found by the fuzz test': FUZZ_REGRESSIONS,
 };
 
 describe.each(Object.entries(SETS))('%s', (_name, cases) => {
