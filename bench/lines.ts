@@ -10,11 +10,11 @@ export interface BenchLine {
 
 export const LINES: readonly BenchLine[] = [
   { text: 'ls -la', why: 'nothing destructive: classification only' },
-  { text: 'rm -rf build', why: 'fs probe of an untracked tree' },
-  { text: 'rm -rf node_modules', why: 'spawns git check-ignore' },
+  { text: 'rm -rf build', why: 'fs probes; an artifact name, so git check-ignore (not ignored here)' },
+  { text: 'rm -rf node_modules', why: 'ignored artifact: git check-ignore, then git ls-files' },
   { text: 'git status', why: 'git, not destructive' },
-  { text: 'git clean -fd', why: 'spawns git clean -n' },
-  { text: 'git reset --hard', why: 'spawns the reset preflight' },
+  { text: 'git clean -fd', why: 'enumerates with git clean -n' },
+  { text: 'git reset --hard', why: 'the reset preflight (git rev-parse, git diff-index)' },
   { text: 'cd src && rm -rf build', why: 'compound: cd then delete' },
   {
     text: "git log --oneline -n 50 | grep -v WIP | sed 's/^/- /' | sort | uniq -c | sort -rn | head -n 20 > notes.txt && echo done",

@@ -2,7 +2,7 @@
 // the same run, interleaved A B A B so that drift (CPU frequency, a noisy neighbour, page cache)
 // lands on both sides alike. Only ratios are judged; the milliseconds depend on the machine.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { elapsedNs, summarize, type Summary } from './stats.js';
+import { elapsedNs, quantile, summarize, type Summary } from './stats.js';
 
 export interface ProcessTarget {
   /** How the row is labelled. */
@@ -30,6 +30,9 @@ export interface ProcessRow {
   ratio: number;
   /** median(subject) - median(baseline): what the CLI adds to a bare Node start. */
   addedMs: number;
+  /** Interquartile range of the per-pair ratios subject/baseline: how far one run's verdict can be
+   *  trusted (on a shared VM a ratio near the target flips between runs). */
+  pairRatioIqr: [number, number];
 }
 
 export const BASELINE_ARGS: readonly string[] = ['-e', ''];
@@ -58,6 +61,7 @@ export function compare(target: ProcessTarget, opts: ProcessOptions): ProcessRow
   }
   const baselineMs = summarize(base);
   const subjectMs = summarize(subject);
+  const pairs = subject.map((s, i) => s / base[i]!).sort((a, b) => a - b);
   return {
     name: target.name,
     gated: target.gated,
@@ -65,5 +69,6 @@ export function compare(target: ProcessTarget, opts: ProcessOptions): ProcessRow
     subjectMs,
     ratio: subjectMs.median / baselineMs.median,
     addedMs: subjectMs.median - baselineMs.median,
+    pairRatioIqr: [quantile(pairs, 0.25), quantile(pairs, 0.75)],
   };
 }

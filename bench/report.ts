@@ -55,9 +55,10 @@ function processTable(rows: readonly ProcessRow[], target: number): string {
     f1(r.subjectMs.p90),
     `+${f1(r.addedMs)}`,
     `${f2(r.ratio)}x`,
+    `${f2(r.pairRatioIqr[0])}-${f2(r.pairRatioIqr[1])}`,
     r.gated ? (r.ratio <= target ? 'PASS' : 'OVER') : '',
   ]);
-  return table(['process', "node -e '' med ms", 'p90', 'subject med ms', 'p90', 'added', 'ratio', `<= ${target}x`], body, new Set([1, 2, 3, 4, 5, 6]));
+  return table(['process', "node -e '' med ms", 'p90', 'subject med ms', 'p90', 'added', 'ratio', 'pairs IQR', `<= ${target}x`], body, new Set([1, 2, 3, 4, 5, 6, 7]));
 }
 
 export function renderText(r: BenchResult): string {

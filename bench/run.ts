@@ -7,7 +7,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { makeFixture, type Fixture } from '../tests/helpers/fixture.js';
-import { measureInProcess } from './in-process.js';
+import { measureInProcess, type InProcessRow } from './in-process.js';
 import { LINES, PROCESS_LINES } from './lines.js';
 import { compare, type ProcessTarget } from './process.js';
 import { renderText, type BenchResult } from './report.js';
@@ -33,14 +33,14 @@ function parseFlags(argv: readonly string[]): Flags {
 }
 
 /** The processes compared against the baseline: a check per cost class, and --version, which loads
- *  the whole bundle but decides nothing (the cost of the bundle alone). */
-function processTargets(): ProcessTarget[] {
-  const checks = PROCESS_LINES.map((line) => ({
-    name: `check -- "${line}"`,
-    args: [BUNDLE, 'check', '--', line],
-    gated: true,
-    expect: /^(ALLOW|RELOCATE|SNAPSHOT|ASK|BLOCK) /,
-  }));
+ *  the whole bundle but decides nothing (the cost of the bundle alone). A check must print the
+ *  decision the in-process engine gave for the same line, so no row times an error path. */
+function processTargets(inProcess: readonly InProcessRow[]): ProcessTarget[] {
+  const checks = PROCESS_LINES.map((line) => {
+    const row = inProcess.find((r) => r.line === line);
+    if (!row) throw new Error(`${line} is in PROCESS_LINES but not in LINES`);
+    return { name: `check -- "${line}"`, args: [BUNDLE, 'check', '--', line], gated: true, expect: new RegExp(`^${row.decision} ${row.code}:`) };
+  });
   return [{ name: '--version', args: [BUNDLE, '--version'], gated: false, expect: /^\d+\.\d+\.\d+/ }, ...checks];
 }
 
@@ -48,8 +48,10 @@ function processTargets(): ProcessTarget[] {
 function bench(fx: Fixture, flags: Flags): BenchResult {
   if (!fs.existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
   const inProcess = measureInProcess(fx, LINES, { warmupMs: 100, budgetMs: 300, minSamples: 30 });
+  // The fixture's minimal environment on both sides: the caller's NODE_OPTIONS or NODE_EXTRA_CA_CERTS
+  // (the latter adds tens of ms to every Node start) would otherwise make the ratio depend on the shell.
   const spawn = { cwd: fx.ws, env: { ...fx.env } as NodeJS.ProcessEnv };
-  const rows = processTargets().map((t) => compare(t, { runs: flags.runs, warmup: 3, spawn }));
+  const rows = processTargets(inProcess).map((t) => compare(t, { runs: flags.runs, warmup: 3, spawn }));
   const cpus = os.cpus();
   return {
     node: process.versions.node,
@@ -78,4 +80,14 @@ function main(): number {
   return flags.check && !result.pass ? 1 : 0;
 }
 
-process.exitCode = main();
+/** Bad flags and a missing bundle are the user's to fix: one line, no stack trace. */
+function run(): number {
+  try {
+    return main();
+  } catch (err) {
+    process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+}
+
+process.exitCode = run();

@@ -1,11 +1,55 @@
-// The bundled entry (dist/agent-guard.cjs): the only place that exits the process.
-import { main } from './cli.js';
+// The bundled entry (dist/agent-guard.cjs): the only place that sets the exit status.
+// `check` — what every guarded command pays for — runs without loading commander (a lazy import
+// loads the full CLI for everything else), and output goes straight to the file descriptors
+// instead of through process.stdout's stream machinery (docs/performance.md).
+import fs from 'node:fs';
+import { parseCheckFast, runCheck } from './commands/check.js';
+import type { CommandContext, IO } from './cli.js';
 
-let code: number;
-try {
-  code = main(process.argv.slice(2), process.env, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) }, process.cwd());
-} catch (err) {
-  process.stderr.write(`agent-guard: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  code = 1;
+function writeAll(fd: number, s: string): void {
+  const buf = Buffer.from(s, 'utf8');
+  let off = 0;
+  let spins = 0;
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(fd, buf, off);
+    } catch (err) {
+      // A non-blocking pipe that is full: retry, then hand the rest to the stream.
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || ++spins > 1000) {
+        (fd === 1 ? process.stdout : process.stderr).write(buf.subarray(off));
+        return;
+      }
+    }
+  }
 }
-process.exitCode = code;
+
+const io: IO = { stdout: (s) => writeAll(1, s), stderr: (s) => writeAll(2, s) };
+const argv = process.argv.slice(2);
+
+function fail(err: unknown): number {
+  io.stderr(`agent-guard: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  return 1;
+}
+
+const fast = parseCheckFast(argv);
+if (fast) {
+  const ctx: CommandContext = { env: process.env, cwd: process.cwd(), io, exitCode: 0 };
+  try {
+    process.exitCode = runCheck(fast.args, fast.opts, ctx);
+  } catch (err) {
+    process.exitCode = fail(err);
+  }
+} else {
+  import('./cli.js').then(
+    ({ main }) => {
+      try {
+        process.exitCode = main(argv, process.env, io, process.cwd());
+      } catch (err) {
+        process.exitCode = fail(err);
+      }
+    },
+    (err: unknown) => {
+      process.exitCode = fail(err);
+    },
+  );
+}

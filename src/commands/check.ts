@@ -11,7 +11,7 @@ import { GuardError } from '../errors.js';
 import type { Mode } from '../policy/rules.js';
 import type { CommandContext } from '../cli.js';
 
-interface CheckOptions {
+export interface CheckOptions {
   json?: boolean;
   enforce?: boolean;
   dialect?: string;
@@ -78,6 +78,35 @@ export function configureCheck(program: Command, ctx: CommandContext): void {
     .action((args: string[], opts: CheckOptions) => {
       ctx.exitCode = runCheck(args, opts, ctx);
     });
+}
+
+/** The `check` argv without commander, for the hot path (every destructive command pays one check).
+ *  Returns null for anything it does not fully understand (`--help`, an unknown option, a missing
+ *  value): the caller then hands the argv to the full commander CLI, which reports errors. */
+export function parseCheckFast(argv: readonly string[]): { args: string[]; opts: CheckOptions } | null {
+  if (argv[0] !== 'check') return null;
+  const opts: CheckOptions = {};
+  const args: string[] = [];
+  const valued: Record<string, 'dialect' | 'cwd' | 'mode'> = { '--dialect': 'dialect', '--cwd': 'cwd', '--mode': 'mode' };
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      args.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a === '--json') opts.json = true;
+    else if (a === '--enforce') opts.enforce = true;
+    else if (valued[a] !== undefined) {
+      const v = argv[i + 1];
+      if (v === undefined) return null;
+      opts[valued[a]!] = v;
+      i++;
+    } else if (a.startsWith('--') && a.includes('=') && valued[a.slice(0, a.indexOf('='))] !== undefined) {
+      opts[valued[a.slice(0, a.indexOf('='))]!] = a.slice(a.indexOf('=') + 1);
+    } else if (a.startsWith('-') && a !== '-') return null;
+    else args.push(a);
+  }
+  return { args, opts };
 }
 
 export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext): number {

@@ -1,7 +1,14 @@
 // Read-only git queries the policy needs (enumeration for git clean, the reset preflight, ignore
 // status). node:child_process is used directly rather than execa: these run on the checker's hot path,
-// synchronously, and execa's module graph would add measurable start-up to every check (bench/).
-import { spawnSync } from 'node:child_process';
+// synchronously, and execa's module graph would add measurable start-up to every check (bench/). It is
+// loaded on the first spawn only: loading it costs ~5 ms, and most lines never spawn git
+// (docs/performance.md).
+let spawnSyncLazy: typeof SpawnSync | undefined;
+function spawnSync(cmd: string, args: readonly string[], opts: SpawnSyncOptionsWithBufferEncoding): SpawnSyncReturns<Buffer> {
+  spawnSyncLazy ??= process.getBuiltinModule('node:child_process').spawnSync;
+  return spawnSyncLazy(cmd, args, opts);
+}
+import type { SpawnSyncOptionsWithBufferEncoding, SpawnSyncReturns, spawnSync as SpawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Env } from '../config.js';
 import { entryType } from './fs.js';
@@ -154,22 +161,16 @@ export function isRef(git: GitRunner, cwd: string, globals: readonly string[], n
   return git.run([...globals, 'rev-parse', '--verify', '-q', `${name}^{commit}`], cwd).ok;
 }
 
-/** Which of `paths` (absolute, inside the repository at `cwd`) are ignored and hold no tracked file. */
+/** Which of `paths` (absolute, inside the repository at `cwd`) are git-ignored and hold no tracked
+ *  file. One query: `ls-files --others --ignored --directory` lists an ignored directory as `dir/`
+ *  only when nothing in it is tracked (else its ignored entries one by one), and a path inside such a
+ *  directory shows up as that directory. */
 export function ignoredUntracked(git: GitRunner, cwd: string, paths: readonly string[]): Set<string> | null {
-  const ci = git.run(['check-ignore', '-z', '--stdin'], cwd, Buffer.from(paths.map((p) => p + '\0').join('')));
-  if (ci.status !== 0 && ci.status !== 1) return null;
-  const ignored = new Set(ci.stdout.toString('utf8').split('\0').filter((p) => p !== ''));
-  if (ignored.size === 0) return ignored;
-  const ls = git.run(['ls-files', '-z', '--', ...[...ignored].map((p) => ':(literal)' + p)], cwd);
-  if (!ls.ok) return null;
-  if (ls.stdout.length === 0) return ignored;
-  // Something tracked lies inside one of them: only the ones without tracked content stay.
-  const tracked = ls.stdout.toString('utf8').split('\0').filter((p) => p !== '');
+  const r = git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory', '--', ...paths.map((p) => ':(literal)' + p)], cwd);
+  if (!r.ok) return null;
+  const entries = r.stdout.toString('utf8').split('\0').filter((e) => e !== '').map((e) => path.posix.resolve(cwd, e.replace(/\/$/, '')));
   const res = new Set<string>();
-  for (const p of ignored) {
-    const rel = path.posix.isAbsolute(p) ? path.posix.relative(cwd, p) : p;
-    if (!tracked.some((t) => t === rel || t.startsWith(rel + '/'))) res.add(p);
-  }
+  for (const p of paths) if (entries.some((e) => p === e || p.startsWith(e + '/'))) res.add(p);
   return res;
 }
 

@@ -66,6 +66,14 @@ export interface ProbedOp {
   inert?: boolean;
 }
 
+let systemRootsCache: readonly string[] | undefined;
+/** The protected roots, lexically and physically. System directories do not move while a process
+ *  runs, so they are resolved once per process (a realpath of a missing root costs a throw). */
+function systemRoots(): readonly string[] {
+  systemRootsCache ??= [...PROTECTED_ROOTS, ...PROTECTED_ROOTS.map((r) => realpathLoose(r))];
+  return systemRootsCache;
+}
+
 export function discoverWorkspace(config: Config): Workspace {
   const warnings: string[] = [];
   let root: string;
@@ -80,8 +88,7 @@ export function discoverWorkspace(config: Config): Workspace {
     source = git ? 'git' : 'cwd';
   }
   const home = config.home ? realpathLoose(config.home) : null;
-  const protectedRoots = new Set<string>(PROTECTED_ROOTS);
-  for (const r of PROTECTED_ROOTS) protectedRoots.add(realpathLoose(r));
+  const protectedRoots = new Set<string>(systemRoots());
   if (config.home) protectedRoots.add(path.posix.resolve(config.home));
   if (home) protectedRoots.add(home);
   let quarantine = path.posix.join(root, '.agent-trash');

@@ -59,11 +59,14 @@ export function makeFixture(): Fixture {
   fs.mkdirSync(ws, { recursive: true });
   git(['init', '-q', '-b', 'main']);
   git(['config', 'commit.gpgsign', 'false']);
-  write(path.join(ws, '.gitignore'), 'node_modules/\ndist/\n*.log\n.cache/\n');
+  write(path.join(ws, '.gitignore'), 'node_modules/\ndist/\n*.log\n.cache/\ncoverage/\n');
   write(path.join(ws, 'src/a.ts'), 'export const a = 1;\n');
   write(path.join(ws, 'README.md'), '# fixture\n');
   write(path.join(ws, 'old.txt'), 'tracked in the first commit only\n');
+  // An ignored directory that holds a tracked file (force-added): not regenerable as a whole.
+  write(path.join(ws, 'coverage/README'), 'tracked despite the ignore rule\n');
   git(['add', '-A']);
+  git(['add', '-f', 'coverage/README']);
   git(['commit', '-q', '-m', 'one']);
   git(['rm', '-q', 'old.txt']);
   git(['commit', '-q', '-m', 'two']);
@@ -74,6 +77,8 @@ export function makeFixture(): Fixture {
   write(path.join(ws, 'dist/app.js'), 'bundle\n');
   write(path.join(ws, 'pkg/node_modules/.cache/c'), 'cache\n');
   write(path.join(ws, 'untracked.txt'), 'new\n');
+  write(path.join(ws, 'debug.log'), 'ignored log\n');
+  write(path.join(ws, 'coverage/lcov.info'), 'ignored report\n');
   fs.mkdirSync(path.join(ws, 'empty'));
   fs.symlinkSync(outside, path.join(ws, 'link-out'));
   write(path.join(ws, '.agent-trash/tx-1/file'), 'quarantined\n');
