@@ -1,17 +1,10 @@
 // The engine's fail-closed contract, with a git runner that breaks.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decide } from '../src/engine.js';
 import type { GitRunner } from '../src/probe/index.js';
-import { makeFixture, type Fixture } from './helpers/fixture.js';
+import { useFixture } from './helpers/fixture.js';
 
-let fx: Fixture;
-beforeAll(() => {
-  fx = makeFixture();
-});
-afterAll(() => {
-  fx.checkCanary();
-  fx.cleanup();
-});
+const fixture = useFixture();
 
 const broken: GitRunner = {
   run() {
@@ -22,36 +15,36 @@ const broken: GitRunner = {
 describe('an internal error', () => {
   it('is a BLOCK when the line may be destructive', () => {
     for (const cmd of ['git clean -fd', 'git reset --hard', 'rm -rf node_modules']) {
-      const r = decide({ command: cmd, config: fx.config(), git: broken });
+      const r = decide({ command: cmd, config: fixture().config(), git: broken });
       expect(r).toMatchObject({ decision: 'BLOCK', code: 'BLOCK_INTERNAL_ERROR', error: 'git exploded' });
     }
   });
   it('is thrown (exit 1 at the CLI) when the line is not destructive', () => {
-    expect(() => decide({ command: 'git frobnicate', config: fx.config(), git: broken })).toThrow('git exploded');
+    expect(() => decide({ command: 'git frobnicate', config: fixture().config(), git: broken })).toThrow('git exploded');
   });
   it('does not touch lines that need no git', () => {
-    expect(decide({ command: 'rm -rf src', config: fx.config(), git: broken }).code).toBe('RELOCATE_TREE');
+    expect(decide({ command: 'rm -rf src', config: fixture().config(), git: broken }).code).toBe('RELOCATE_TREE');
   });
 });
 
 describe('git aliases', () => {
   it('are expanded before deciding', () => {
-    fx.git(['config', 'alias.nuke', 'reset --hard']);
-    fx.git(['config', 'alias.wipe', '!rm -rf build']);
-    fx.git(['config', 'alias.st', 'status']);
-    expect(fx.decide('git nuke').code).toBe('SNAPSHOT_GIT_STASH');
-    expect(fx.decide('git wipe').code).toBe('BLOCK_UNDETERMINABLE_EFFECT');
-    expect(fx.decide('git st').code).toBe('ALLOW_NOOP');
-    expect(fx.decide('git -C src nuke').code).toBe('SNAPSHOT_GIT_STASH');
+    fixture().git(['config', 'alias.nuke', 'reset --hard']);
+    fixture().git(['config', 'alias.wipe', '!rm -rf build']);
+    fixture().git(['config', 'alias.st', 'status']);
+    expect(fixture().decide('git nuke').code).toBe('SNAPSHOT_GIT_STASH');
+    expect(fixture().decide('git wipe').code).toBe('BLOCK_UNDETERMINABLE_EFFECT');
+    expect(fixture().decide('git st').code).toBe('ALLOW_NOOP');
+    expect(fixture().decide('git -C src nuke').code).toBe('SNAPSHOT_GIT_STASH');
   });
 });
 
 describe('multi-op lines', () => {
   it('take the most restrictive op, the first on a tie', () => {
-    const r = fx.decide('rm -rf build; git reset --hard');
+    const r = fixture().decide('rm -rf build; git reset --hard');
     expect(r.ops.map((o) => o.code)).toEqual(['RELOCATE_TREE', 'BLOCK_UNDETERMINABLE_EFFECT']);
     expect(r).toMatchObject({ decision: 'BLOCK', decidingOp: 1 });
-    const s = fx.decide('rm -rf build; rm src/a.ts');
+    const s = fixture().decide('rm -rf build; rm src/a.ts');
     expect(s).toMatchObject({ code: 'RELOCATE_TREE', decidingOp: 0 });
   });
 });

@@ -1,7 +1,7 @@
 // Tokenizing: the only module that imports shell-quote. It receives the sanitized text from scan.ts
 // (markers in place of everything shell-quote cannot represent) and turns shell-quote's token stream
 // into simple commands with their separators, redirections and subshell depth.
-import { parse as shellQuoteParse } from 'shell-quote';
+import { parse as shellQuoteParse, quote as shellQuoteQuote } from 'shell-quote';
 import { MARK } from './scan.js';
 
 export type Connector = 'start' | ';' | '&' | '&&' | '||' | '|' | '|&';
@@ -169,4 +169,9 @@ export function tokenize(text: string): Command[] {
     return out;
   }
   return out;
+}
+
+/** An argv as shell text that reads back to exactly that argv. */
+export function quoteArgv(argv: readonly string[]): string {
+  return shellQuoteQuote([...argv]);
 }

@@ -1,11 +1,11 @@
 // `agent-guard check [--json] [--enforce] [--dialect D] [--cwd DIR] [--mode M] -- "<command>"`
 import fs from 'node:fs';
 import path from 'node:path';
-import { quote } from 'shell-quote';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { decide, explain, SCHEMA_VERSION, type CheckResult } from '../engine.js';
 import { smellsDestructive } from '../classifier/index.js';
+import { quoteArgv } from '../classifier/tokenize.js';
 import { EXIT, exitForDecision } from '../exit-codes.js';
 import { GuardError } from '../errors.js';
 import type { Mode } from '../policy/rules.js';
@@ -22,7 +22,7 @@ export interface CheckOptions {
 /** One argument is command text; several are an argv, quoted back into text exactly. */
 export function commandText(args: readonly string[]): string {
   if (args.length === 1) return args[0]!;
-  return quote([...args]);
+  return quoteArgv(args);
 }
 
 function parseMode(v: string | undefined): Mode {

@@ -1,20 +1,13 @@
 // `agent-guard check` through the bundled binary: output schema, the --enforce exit-code contract,
 // dialect selection, argv input, fail-closed errors. Nothing here executes the checked command.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeFixture, type Fixture } from '../helpers/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useFixture } from '../helpers/fixture.js';
 import { runCli } from '../helpers/cli.js';
 import { REASON_CODES } from '../../src/policy/reasons.js';
 
-let fx: Fixture;
-beforeAll(() => {
-  fx = makeFixture();
-});
-afterAll(() => {
-  fx.checkCanary();
-  fx.cleanup();
-});
+const fixture = useFixture();
 
-const run = (args: string[], env: Record<string, string> = {}, cwd?: string) => runCli(args, { cwd: cwd ?? fx.ws, env: { ...fx.env, ...env } });
+const run = (args: string[], env: Record<string, string> = {}, cwd?: string) => runCli(args, { cwd: cwd ?? fixture().ws, env: { ...fixture().env, ...env } });
 const json = (args: string[], env: Record<string, string> = {}) => {
   const r = run(['check', '--json', ...args], env);
   return { ...r, result: JSON.parse(r.stdout) as Record<string, any> };
@@ -41,9 +34,9 @@ describe('--json', () => {
     expect(result).toMatchObject({ version: 1, decision: 'BLOCK', code: 'BLOCK_FORCE_PUSH', decidingOp: 1, compensations: [], dialect: 'posix', mode: 'NORMAL' });
     expect(result.ops).toHaveLength(2);
     expect(result.ops[0]).toMatchObject({ program: 'rm', kind: 'fs-delete', decision: 'RELOCATE', code: 'RELOCATE_TREE', rule: '14' });
-    expect(result.ops[0].targets[0]).toMatchObject({ raw: 'build', path: `${fx.ws}/build`, physical: `${fx.ws}/build`, type: 'dir' });
+    expect(result.ops[0].targets[0]).toMatchObject({ raw: 'build', path: `${fixture().ws}/build`, physical: `${fixture().ws}/build`, type: 'dir' });
     expect(result.ops[1]).toMatchObject({ program: 'git', kind: 'git-push', decision: 'BLOCK', code: 'BLOCK_FORCE_PUSH', rule: '9' });
-    expect(result.workspace).toMatchObject({ root: fx.ws, source: 'git', quarantine: `${fx.ws}/.agent-trash` });
+    expect(result.workspace).toMatchObject({ root: fixture().ws, source: 'git', quarantine: `${fixture().ws}/.agent-trash` });
     expect(typeof result.explanation).toBe('string');
   });
   it('uses only documented reason codes', () => {

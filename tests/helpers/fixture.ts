@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config, type Env } from '../../src/config.js';
 import { decide, type CheckResult } from '../../src/engine.js';
 import type { Mode } from '../../src/policy/rules.js';
@@ -106,5 +107,22 @@ export function makeFixture(): Fixture {
     cleanup() {
       fs.rmSync(root, { recursive: true, force: true });
     },
+  };
+}
+
+/** One fixture for a test file: made before its tests, canary-checked and removed after them.
+ *  Returns a getter (the fixture exists only once beforeAll has run). */
+export function useFixture(): () => Fixture {
+  let fx: Fixture | undefined;
+  beforeAll(() => {
+    fx = makeFixture();
+  });
+  afterAll(() => {
+    fx?.checkCanary();
+    fx?.cleanup();
+  });
+  return () => {
+    if (!fx) throw new Error('useFixture: the fixture is made in beforeAll');
+    return fx;
   };
 }

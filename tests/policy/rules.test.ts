@@ -1,17 +1,10 @@
 // Every rule's own hit and miss examples, decided in the fixture workspace: a hit must be decided
 // by that rule, a miss by some other rule (or by none).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RULES, type Example } from '../../src/policy/rules.js';
-import { makeFixture, type Fixture } from '../helpers/fixture.js';
+import { useFixture } from '../helpers/fixture.js';
 
-let fx: Fixture;
-beforeAll(() => {
-  fx = makeFixture();
-});
-afterAll(() => {
-  fx.checkCanary();
-  fx.cleanup();
-});
+const fixture = useFixture();
 
 const norm = (e: string | Example): Example => (typeof e === 'string' ? { cmd: e } : e);
 const label = (e: Example): string => e.cmd + (e.mode ? ` [${e.mode}]` : '') + (e.cwd ? ` (in ${e.cwd})` : '');
@@ -22,14 +15,14 @@ describe.each(RULES.map((r) => [r.id, r] as const))('rule %s', (_id, rule) => {
     expect(rule.examples.miss.length).toBeGreaterThan(0);
   });
   it.each(rule.examples.hit.map((e) => [label(norm(e)), norm(e)] as const))('hit: %s', (_l, e) => {
-    const r = fx.decide(e.cmd, { ...(e.mode ? { mode: e.mode } : {}), ...(e.cwd ? { cwd: e.cwd } : {}) });
+    const r = fixture().decide(e.cmd, { ...(e.mode ? { mode: e.mode } : {}), ...(e.cwd ? { cwd: e.cwd } : {}) });
     expect(r.decidingOp).not.toBeNull();
     const op = r.ops[r.decidingOp!]!;
     expect({ rule: op.rule, code: r.code }).toMatchObject({ rule: rule.id });
     if (rule.id !== '8') expect(op.code).toBe(rule.code);
   });
   it.each(rule.examples.miss.map((e) => [label(norm(e)), norm(e)] as const))('miss: %s', (_l, e) => {
-    const r = fx.decide(e.cmd, { ...(e.mode ? { mode: e.mode } : {}), ...(e.cwd ? { cwd: e.cwd } : {}) });
+    const r = fixture().decide(e.cmd, { ...(e.mode ? { mode: e.mode } : {}), ...(e.cwd ? { cwd: e.cwd } : {}) });
     expect(r.ops.map((o) => o.rule)).not.toContain(rule.id);
   });
 });
