@@ -1,7 +1,7 @@
 // The pre-scanner and the tokenizer: structure, not decisions.
 import { describe, expect, it } from 'vitest';
 import { scan } from '../../src/classifier/scan.js';
-import { tokenize } from '../../src/classifier/tokenize.js';
+import { quoteArgv, tokenize } from '../../src/classifier/tokenize.js';
 import { decodeWord } from '../../src/classifier/words.js';
 
 /** Each simple command of a line as its decoded words (values). */
@@ -124,5 +124,16 @@ describe('opaque structure', () => {
   ])('%j', (text, kind) => {
     const cmds = tokenize(scan(text).text);
     expect(cmds.some((c) => c.opaque === kind)).toBe(true);
+  });
+});
+
+describe('an argv quoted back into text', () => {
+  it.each([
+    [['rm', '-rf', 'my dir', 'a;b', '*.log', '~/x', '$HOME', "it's", 'say "hi"', 'back\\slash', 'two\nlines', '#tag', '', '{a,b}', '[x]', '!bang', 'tab\there']],
+  ])('reads back to exactly the same argv', (argv) => {
+    const s = scan(quoteArgv(argv));
+    const words = tokenize(s.text).flatMap((c) => c.words.map((w) => decodeWord(w, { scan: s, values: new Map(), home: '/home/u' })));
+    expect(words.map((w) => w.value)).toEqual(argv);
+    expect(words.some((w) => w.glob || w.dynamic)).toBe(false);
   });
 });
