@@ -2,6 +2,7 @@
 // called in one place only (src/bin.ts).
 import { Command, CommanderError } from 'commander';
 import { configureCheck } from './commands/check.js';
+import { configureRestore } from './commands/restore.js';
 import type { Env } from './config.js';
 
 export const VERSION = '0.1.0';
@@ -26,6 +27,7 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string): nu
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
   configureCheck(program, ctx);
+  configureRestore(program, ctx);
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {

@@ -10,6 +10,7 @@ import { EXIT, exitForDecision } from '../exit-codes.js';
 import { GuardError } from '../errors.js';
 import type { Mode } from '../policy/rules.js';
 import type { CommandContext } from '../cli.js';
+import { compensate } from '../recovery/compensate.js';
 
 export interface CheckOptions {
   json?: boolean;
@@ -30,29 +31,6 @@ function parseMode(v: string | undefined): Mode {
   const m = v.toUpperCase();
   if (m !== 'NORMAL' && m !== 'RESTRICTED') throw new GuardError('USAGE', `--mode must be normal or restricted, not ${JSON.stringify(v)}`);
   return m;
-}
-
-/** Under --enforce a SAFE decision needs its compensation performed before the command may run.
- *  The recovery engine (quarantine, snapshots) is not part of this build yet, so such a decision is
- *  refused clearly instead of pretending: the caller must not run the command. */
-function enforce(r: CheckResult): CheckResult {
-  if (r.decision !== 'RELOCATE' && r.decision !== 'SNAPSHOT') return r;
-  const compensations = r.ops
-    .map((o, op) => ({ o, op }))
-    .filter(({ o }) => o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT')
-    .map(({ o, op }) => ({
-      strategy: o.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' ? ('clean-enumerate' as const) : o.decision === 'SNAPSHOT' ? ('snapshot' as const) : ('relocate' as const),
-      op,
-      status: 'unavailable',
-      policyCode: o.code,
-    }));
-  return {
-    ...r,
-    decision: 'BLOCK',
-    code: 'COMPENSATION_FAILED',
-    explanation: explain('COMPENSATION_FAILED', `${r.code} needs a compensation, and this build has no recovery engine to perform it`),
-    compensations,
-  };
 }
 
 function render(r: CheckResult): string {
@@ -123,7 +101,7 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
     if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError('BAD_CWD', `--cwd ${cwd} is not a directory`);
     const config = loadConfig(ctx.env, cwd);
     let r = decide({ command: text, config, mode, ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}) });
-    if (opts.enforce) r = enforce(r);
+    if (opts.enforce) r = compensate(r, text, config);
     out(r);
     return opts.enforce ? exitForDecision(r.decision) : EXIT.OK;
   } catch (err) {

@@ -1,0 +1,70 @@
+// `check --enforce`: perform the compensation a SAFE decision needs, then report ALLOW (policy code
+// kept) so the caller runs the command; or refuse with a BLOCK when it cannot be done. Relocation
+// (RELOCATE_TREE, RELOCATE_PATHS, RELOCATE_NARROW) is performed here; git snapshots and git clean
+// enumeration-relocation are not implemented yet and are refused before anything moves.
+import type { Config } from '../config.js';
+import { explain, type CheckResult, type Compensation } from '../engine.js';
+import { gitRunner } from '../probe/git.js';
+import { isWithin } from '../classifier/paths.js';
+import { relocate } from './quarantine.js';
+import { redact } from './redact.js';
+
+const RELOCATING = new Set(['RELOCATE_TREE', 'RELOCATE_PATHS', 'RELOCATE_NARROW']);
+
+export function compensate(r: CheckResult, command: string, config: Config): CheckResult {
+  if (r.decision !== 'RELOCATE' && r.decision !== 'SNAPSHOT') return r;
+  const needing = r.ops.map((o, op) => ({ o, op })).filter(({ o }) => o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT');
+  const unsupported = needing.filter(({ o }) => !RELOCATING.has(o.code));
+  if (unsupported.length > 0 || r.workspace === null) {
+    // Refuse before moving anything: a half-compensated line must not run.
+    return {
+      ...r,
+      decision: 'BLOCK',
+      code: 'COMPENSATION_FAILED',
+      explanation: explain('COMPENSATION_FAILED', `${unsupported.map(({ o }) => o.code).join(', ') || r.code} needs a compensation this build cannot perform yet`),
+      compensations: needing.map(({ o, op }) => ({
+        strategy: o.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' ? 'clean-enumerate' : o.decision === 'SNAPSHOT' ? 'snapshot' : 'relocate',
+        op,
+        status: 'unavailable',
+        policyCode: o.code,
+      })),
+    };
+  }
+  const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
+  const git = gitRunner(config.gitBinary, config.env);
+  const isIgnored = (dir: string): boolean => git.run(['check-ignore', '-q', '--', dir], place.root).status === 0;
+  const compensations: Compensation[] = [];
+  for (const { o, op } of needing) {
+    const targets = o.targets
+      .filter((t) => t.role !== 'scope' && t.physical !== null && !isWithin(t.physical, place.quarantine))
+      .map((t) => t.physical!);
+    const res = relocate(place, targets, { session: config.session, command: redact(command), cwd: config.cwd }, isIgnored);
+    compensations.push({
+      strategy: 'relocate',
+      op,
+      status: res.status,
+      txid: res.txid,
+      policyCode: o.code,
+      moved: res.moved.map((m) => ({ origin: m.origin, dest: m.dest, type: m.type, via: m.via })),
+      skipped: res.skipped,
+      ...(res.failure ? { error: res.failure.message } : {}),
+    });
+    if (res.failure) {
+      const restorable = compensations.filter((c) => Array.isArray(c.moved) && c.moved.length > 0).map((c) => c.txid as string);
+      return {
+        ...r,
+        decision: 'BLOCK',
+        code: res.failure.code,
+        explanation: explain(res.failure.code, res.failure.message + (restorable.length > 0 ? `; already moved, restorable: ${restorable.join(' ')}` : '; nothing was moved')),
+        compensations,
+      };
+    }
+  }
+  const txids = compensations.map((c) => c.txid as string);
+  return {
+    ...r,
+    decision: 'ALLOW',
+    explanation: `${r.explanation} Quarantined as ${txids.join(', ')}; undo with: agent-guard restore ${txids[0]}`,
+    compensations,
+  };
+}

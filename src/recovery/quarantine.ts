@@ -1,0 +1,220 @@
+// Relocation: the compensation for filesystem deletes. Each target moves into
+// `<quarantine>/<txid>/<path relative to the workspace>`, after a durable write-ahead intent, so the
+// command that runs next finds nothing and the user can get everything back (`restore`).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { appendRecord, encodePath } from './records.js';
+import { isWithin } from '../classifier/paths.js';
+
+export interface QuarantinePlace {
+  /** Physical workspace root. */
+  root: string;
+  /** Physical quarantine directory. */
+  quarantine: string;
+}
+
+export interface Moved {
+  origin: string;
+  dest: string;
+  type: 'file' | 'dir' | 'symlink' | 'other';
+  /** How it moved: one rename, or copy-verify-remove across filesystems. */
+  via: 'rename' | 'copy';
+}
+
+export interface RelocationResult {
+  txid: string;
+  status: 'done' | 'failed';
+  moved: Moved[];
+  skipped: { origin: string; reason: 'missing' | 'covered' }[];
+  /** Set when status is failed: the reason code the decision becomes. */
+  failure?: { code: 'RELOCATE_FAILED_STORAGE' | 'COMPENSATION_FAILED'; message: string };
+}
+
+export interface RelocationContext {
+  session: string | null;
+  /** The command the relocation compensates for, already redacted. */
+  command: string;
+  cwd: string;
+}
+
+/** Errors that mean the quarantine cannot take more (never a reason to delete instead). */
+const STORAGE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EFBIG', 'EMLINK']);
+
+/** A transaction id that sorts by time and does not collide across concurrent agents. */
+export function newTxid(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${crypto.randomBytes(4).toString('hex')}`;
+}
+
+export function manifestPath(q: QuarantinePlace): string {
+  return path.join(q.quarantine, 'manifest.jsonl');
+}
+
+export function auditPath(q: QuarantinePlace): string {
+  return path.join(q.quarantine, 'audit.jsonl');
+}
+
+/** Creates the quarantine and keeps it out of git: an existing ignore rule is accepted, else one
+ *  line goes to `.git/info/exclude` (the user's .gitignore is never modified). */
+export function ensureQuarantine(q: QuarantinePlace, isIgnored: (dir: string) => boolean): void {
+  fs.mkdirSync(q.quarantine, { recursive: true, mode: 0o700 });
+  if (!isWithin(q.quarantine, q.root) || q.quarantine === q.root) return;
+  const gitDir = path.join(q.root, '.git');
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(gitDir);
+  } catch {
+    return; // not a git work tree root: nothing to keep it out of
+  }
+  if (!st.isDirectory() || isIgnored(q.quarantine)) return;
+  const rule = '/' + path.relative(q.root, q.quarantine).split(path.sep).join('/') + '/';
+  const exclude = path.join(gitDir, 'info', 'exclude');
+  const current = fs.existsSync(exclude) ? fs.readFileSync(exclude, 'utf8') : '';
+  if (current.split('\n').includes(rule)) return;
+  fs.mkdirSync(path.dirname(exclude), { recursive: true });
+  fs.appendFileSync(exclude, (current === '' || current.endsWith('\n') ? '' : '\n') + `# agent-guard quarantine\n${rule}\n`);
+}
+
+function typeOf(st: fs.Stats): Moved['type'] {
+  if (st.isSymbolicLink()) return 'symlink';
+  if (st.isDirectory()) return 'dir';
+  if (st.isFile()) return 'file';
+  return 'other';
+}
+
+function fsyncPath(p: string, dir: boolean): void {
+  const fd = fs.openSync(p, dir ? fs.constants.O_RDONLY | fs.constants.O_DIRECTORY : fs.constants.O_RDONLY);
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Copies a tree exactly (symlinks as links, modes, timestamps), durably. */
+function copyTree(src: string, dest: string): void {
+  const st = fs.lstatSync(src);
+  if (st.isSymbolicLink()) {
+    fs.symlinkSync(fs.readlinkSync(src), dest);
+  } else if (st.isDirectory()) {
+    fs.mkdirSync(dest, { mode: st.mode & 0o7777 });
+    for (const name of fs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name));
+    fs.chmodSync(dest, st.mode & 0o7777);
+    fs.utimesSync(dest, st.atime, st.mtime);
+    fsyncPath(dest, true);
+  } else if (st.isFile()) {
+    fs.copyFileSync(src, dest, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(dest, st.mode & 0o7777);
+    fs.utimesSync(dest, st.atime, st.mtime);
+    fsyncPath(dest, false);
+  } else {
+    throw Object.assign(new Error(`cannot copy special file ${src}`), { code: 'ENOTSUP' });
+  }
+}
+
+/** Both trees hold the same names, types, link targets, modes and bytes. */
+function sameTree(a: string, b: string): boolean {
+  const sa = fs.lstatSync(a);
+  const sb = fs.lstatSync(b);
+  if (typeOf(sa) !== typeOf(sb) || (sa.mode & 0o7777) !== (sb.mode & 0o7777)) return false;
+  if (sa.isSymbolicLink()) return fs.readlinkSync(a) === fs.readlinkSync(b);
+  if (sa.isFile()) return sa.size === sb.size && fs.readFileSync(a).equals(fs.readFileSync(b));
+  const na = fs.readdirSync(a).sort();
+  const nb = fs.readdirSync(b).sort();
+  return na.length === nb.length && na.every((n, i) => n === nb[i] && sameTree(path.join(a, n), path.join(b, n)));
+}
+
+/** Moves one entry. Same filesystem: one rename (O(1)). Across filesystems: copy, verify, and only
+ *  then remove the source — the source is never lost before the copy is durable. */
+export function moveEntry(origin: string, dest: string): Moved['via'] {
+  try {
+    fs.renameSync(origin, dest);
+    return 'rename';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+  }
+  try {
+    copyTree(origin, dest);
+    if (!sameTree(origin, dest)) throw Object.assign(new Error(`the copy of ${origin} does not match it`), { code: 'EVERIFY' });
+  } catch (err) {
+    fs.rmSync(dest, { recursive: true, force: true }); // our own partial copy; the origin is untouched
+    throw err;
+  }
+  fs.rmSync(origin, { recursive: true, force: true });
+  return 'copy';
+}
+
+/** Where a target goes inside the transaction: its path relative to the workspace. */
+function destFor(q: QuarantinePlace, txid: string, origin: string): string {
+  const rel = isWithin(origin, q.root) && origin !== q.root ? path.relative(q.root, origin) : path.join('.outside', origin);
+  return path.join(q.quarantine, txid, rel);
+}
+
+/** Relocates `targets` (physical paths, each judged as the entry itself) under one txid. */
+export function relocate(q: QuarantinePlace, targets: readonly string[], ctx: RelocationContext, isIgnored: (dir: string) => boolean = () => false): RelocationResult {
+  const txid = newTxid();
+  const res: RelocationResult = { txid, status: 'done', moved: [], skipped: [] };
+  const manifest = manifestPath(q);
+  // `storage`: the quarantine itself (its directory or its records) could not take the transaction —
+  // whatever the errno (a read-only parent makes a recursive mkdir say ENOENT).
+  const fail = (err: unknown, what: string, storage = false): RelocationResult => {
+    // records.ts wraps its errors and keeps the system error as the cause.
+    const code = (err as NodeJS.ErrnoException).code ?? ((err as { cause?: NodeJS.ErrnoException }).cause?.code ?? '');
+    res.status = 'failed';
+    res.failure = {
+      code: storage || STORAGE_ERRORS.has(code) ? 'RELOCATE_FAILED_STORAGE' : 'COMPENSATION_FAILED',
+      message: `${what}: ${err instanceof Error ? err.message : String(err)}`,
+    };
+    return res;
+  };
+  // Ancestors first, so a target inside one already moved is covered rather than moved twice.
+  const ordered = [...new Set(targets)].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  try {
+    ensureQuarantine(q, isIgnored);
+    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length });
+  } catch (err) {
+    return fail(err, 'the quarantine cannot record a transaction', true);
+  }
+  for (const origin of ordered) {
+    if (res.moved.some((m) => isWithin(origin, m.origin))) {
+      res.skipped.push({ origin, reason: 'covered' });
+      continue;
+    }
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(origin);
+    } catch {
+      res.skipped.push({ origin, reason: 'missing' });
+      continue;
+    }
+    const dest = destFor(q, txid, origin);
+    const fields = {
+      txid,
+      session: ctx.session,
+      origin: encodePath(Buffer.from(path.relative(q.root, origin))),
+      dest: encodePath(Buffer.from(path.relative(q.quarantine, dest))),
+      type: typeOf(st),
+    };
+    try {
+      // Write-ahead: the intent is durable before anything moves; if it cannot be stored, nothing moves.
+      appendRecord(manifest, { kind: 'relocate-intent', ...fields });
+    } catch (err) {
+      return fail(err, `the intent for ${origin} could not be stored`, true);
+    }
+    let via: Moved['via'];
+    try {
+      fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
+      via = moveEntry(origin, dest);
+    } catch (err) {
+      return fail(err, `${origin} could not be moved to the quarantine`);
+    }
+    res.moved.push({ origin, dest, type: fields.type, via });
+    try {
+      appendRecord(manifest, { kind: 'relocate', ...fields, via });
+    } catch {
+      // The move happened; its intent record keeps it discoverable and restorable.
+    }
+  }
+  return res;
+}

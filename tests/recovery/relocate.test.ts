@@ -1,0 +1,188 @@
+// Relocation end to end, inside the read-only sandbox: `check --enforce` quarantines, the real
+// command runs and finds nothing, `restore` brings back a byte-identical tree. Everything outside
+// the test's temp directory is read-only while these run; a canary outside it must survive.
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { describeSandboxed, itSandboxed, runSandboxed } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/cli.js';
+
+let rw: string;
+let canary: string;
+beforeAll(() => {
+  rw = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-relocate-')));
+  canary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-canary-')));
+  fs.writeFileSync(path.join(canary, 'keep.txt'), 'canary\n');
+});
+afterAll(() => {
+  expect(fs.readFileSync(path.join(canary, 'keep.txt'), 'utf8')).toBe('canary\n');
+  fs.rmSync(rw, { recursive: true, force: true });
+  fs.rmSync(canary, { recursive: true, force: true });
+});
+
+interface World {
+  ws: string;
+  home: string;
+  env: Record<string, string>;
+}
+
+/** A fresh workspace (git repo) in the writable area. */
+function world(name: string): World {
+  const home = path.join(rw, name, 'home');
+  const ws = path.join(home, 'ws');
+  fs.mkdirSync(ws, { recursive: true });
+  const env = { HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' };
+  const r = spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws, env: { ...process.env, ...env } });
+  expect(r.status).toBe(0);
+  return { ws, home, env };
+}
+
+/** A tree with everything a relocation must keep: modes, symlinks, empty dirs, odd names. */
+function populate(dir: string): void {
+  fs.mkdirSync(path.join(dir, 'sub/empty'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'a.txt'), 'alpha\n');
+  fs.writeFileSync(path.join(dir, 'run.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'sub/secret'), crypto.randomBytes(4096), { mode: 0o600 });
+  fs.writeFileSync(path.join(dir, '-dash'), 'leading dash\n');
+  fs.writeFileSync(path.join(dir, 'new\nline'), 'newline in name\n');
+  fs.writeFileSync(path.join(dir, 'ünï cødé'), 'unicode\n');
+  fs.writeFileSync(path.join(dir, Buffer.from([0x62, 0x61, 0x64, 0xff]).toString('latin1')), 'latin1-named\n');
+  fs.symlinkSync('a.txt', path.join(dir, 'link-to-a'));
+  fs.symlinkSync('/nonexistent/target', path.join(dir, 'dangling'));
+  fs.chmodSync(path.join(dir, 'sub'), 0o750);
+}
+
+/** Every entry under dir: relative name, type, mode, link target or content hash. */
+function snapshot(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const p = path.join(d, name);
+      const st = fs.lstatSync(p);
+      const rel = JSON.stringify(path.relative(dir, p));
+      if (st.isSymbolicLink()) out.push(`${rel} link ${fs.readlinkSync(p)}`);
+      else if (st.isDirectory()) {
+        out.push(`${rel} dir ${(st.mode & 0o7777).toString(8)}`);
+        walk(p);
+      } else out.push(`${rel} file ${(st.mode & 0o7777).toString(8)} ${crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex')}`);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function guard(w: World, args: string[]): { exitCode: number; json: any; stderr: string } {
+  const r = runSandboxed(rw, [process.execPath, BIN, ...args], { cwd: w.ws, env: w.env });
+  let json: any = null;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = null;
+  }
+  return { exitCode: r.exitCode, json, stderr: r.stderr };
+}
+
+describeSandboxed('relocation', () => {
+  itSandboxed('quarantines a tree, lets rm run, and restores it byte-identical', () => {
+    const w = world('roundtrip');
+    populate(path.join(w.ws, 'build'));
+    const before = snapshot(path.join(w.ws, 'build'));
+    const c = guard(w, ['check', '--enforce', '--json', '--', 'rm -rf build missing']);
+    expect(c.exitCode).toBe(0);
+    expect(c.json).toMatchObject({ decision: 'ALLOW', code: 'RELOCATE_TREE' });
+    const comp = c.json.compensations[0];
+    expect(comp).toMatchObject({ strategy: 'relocate', status: 'done', op: 0 });
+    expect(comp.moved).toHaveLength(1);
+    expect(comp.skipped).toEqual([{ origin: path.join(w.ws, 'missing'), reason: 'missing' }]);
+    expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(false);
+    // The real command runs next and finds nothing: effect preserved.
+    expect(runSandboxed(rw, ['rm', '-rf', 'build', 'missing'], { cwd: w.ws }).exitCode).toBe(0);
+    // The quarantine stays out of git.
+    expect(fs.readFileSync(path.join(w.ws, '.git/info/exclude'), 'utf8')).toContain('/.agent-trash/');
+    const list = guard(w, ['restore', 'list', '--json']);
+    expect(list.json.transactions.map((t: any) => [t.txid, t.state])).toEqual([[comp.txid, 'RESTORABLE']]);
+    const back = guard(w, ['restore', comp.txid, '--json']);
+    expect(back.exitCode).toBe(0);
+    expect(back.json.restored).toEqual([path.join(w.ws, 'build')]);
+    expect(snapshot(path.join(w.ws, 'build'))).toEqual(before);
+    expect(guard(w, ['restore', 'list', '--json']).json.transactions[0].state).toBe('RESTORED');
+  });
+
+  itSandboxed('relocates named files with odd names exactly', () => {
+    const w = world('names');
+    populate(path.join(w.ws, 'd'));
+    const before = snapshot(path.join(w.ws, 'd'));
+    const c = guard(w, ['check', '--enforce', '--json', '--', 'rm', '-f', '--', 'd/-dash', 'd/new\nline', 'd/ünï cødé', 'd/link-to-a', 'd/dangling']);
+    expect(c.exitCode).toBe(0);
+    expect(c.json).toMatchObject({ decision: 'ALLOW', code: 'RELOCATE_PATHS' });
+    expect(c.json.compensations[0].moved).toHaveLength(5);
+    for (const n of ['-dash', 'new\nline', 'ünï cødé', 'link-to-a', 'dangling']) expect(fs.existsSync(path.join(w.ws, 'd', n)) || isLink(path.join(w.ws, 'd', n))).toBe(false);
+    const back = guard(w, ['restore', c.json.compensations[0].txid, '--json']);
+    expect(back.exitCode).toBe(0);
+    expect(snapshot(path.join(w.ws, 'd'))).toEqual(before);
+  });
+
+  itSandboxed('never overwrites at restore unless --force, and then quarantines the occupant', () => {
+    const w = world('clobber');
+    fs.mkdirSync(path.join(w.ws, 'out'));
+    fs.writeFileSync(path.join(w.ws, 'out/f.txt'), 'original\n');
+    const c = guard(w, ['check', '--enforce', '--json', '--', 'rm -r out']);
+    const txid = c.json.compensations[0].txid;
+    fs.mkdirSync(path.join(w.ws, 'out'));
+    fs.writeFileSync(path.join(w.ws, 'out/f.txt'), 'newer\n');
+    const refused = guard(w, ['restore', txid, '--json']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.json.restored).toEqual([]);
+    expect(fs.readFileSync(path.join(w.ws, 'out/f.txt'), 'utf8')).toBe('newer\n');
+    const forced = guard(w, ['restore', txid, '--force', '--json']);
+    expect(forced.exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(w.ws, 'out/f.txt'), 'utf8')).toBe('original\n');
+    const aside = guard(w, ['restore', 'list', '--json']).json.transactions.find((t: any) => t.txid === forced.json.displaced);
+    expect(aside.state).toBe('RESTORABLE');
+  });
+
+  itSandboxed('refuses a restore through a symlink planted on the origin path', () => {
+    const w = world('planted');
+    fs.mkdirSync(path.join(w.ws, 'dir'));
+    fs.writeFileSync(path.join(w.ws, 'dir/f.txt'), 'x\n');
+    const c = guard(w, ['check', '--enforce', '--json', '--', 'rm dir/f.txt']);
+    fs.rmdirSync(path.join(w.ws, 'dir'));
+    fs.symlinkSync(canary, path.join(w.ws, 'dir'));
+    const r = guard(w, ['restore', c.json.compensations[0].txid, '--json']);
+    expect(r.json.restored).toEqual([]);
+    expect(r.json.skipped).toHaveLength(1);
+    expect(fs.readdirSync(canary)).toEqual(['keep.txt']);
+  });
+
+  itSandboxed('blocks with RELOCATE_FAILED_STORAGE when the quarantine cannot take the target', () => {
+    const w = world('storage');
+    fs.mkdirSync(path.join(w.ws, 'build'));
+    fs.writeFileSync(path.join(w.ws, 'build/x'), 'x\n');
+    // Outside the writable area: read-only inside the sandbox.
+    const trash = path.join(canary, 'trash');
+    const c = runSandboxed(rw, [process.execPath, BIN, 'check', '--enforce', '--json', '--', 'rm -rf build'], { cwd: w.ws, env: { ...w.env, AGENT_GUARD_TRASH: trash } });
+    expect(c.exitCode).toBe(2);
+    expect(JSON.parse(c.stdout)).toMatchObject({ decision: 'BLOCK', code: 'RELOCATE_FAILED_STORAGE' });
+    expect(fs.readFileSync(path.join(w.ws, 'build/x'), 'utf8')).toBe('x\n');
+  });
+
+  itSandboxed('still refuses compensations it cannot perform yet, before moving anything', () => {
+    const w = world('mixed');
+    fs.mkdirSync(path.join(w.ws, 'build'));
+    const c = guard(w, ['check', '--enforce', '--json', '--', 'rm -rf build; git clean -fd']);
+    expect(c.exitCode).toBe(2);
+    expect(c.json.code).toBe('COMPENSATION_FAILED');
+    expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(true);
+  });
+});
+
+function isLink(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
