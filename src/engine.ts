@@ -34,6 +34,8 @@ export interface OpResult {
   rule: string;
   detail: string;
   undeterminable?: UndeterminableReason;
+  /** git ops: where git runs and the global options it is given (replayed by compensations). */
+  git?: { subcommand: string; dir: string | null; globals: string[] };
 }
 
 export interface Compensation {
@@ -107,6 +109,7 @@ function opResult(p: ProbedOp, v: Verdict): OpResult {
     rule: v.rule,
     detail: v.detail,
     ...(o.undeterminable ? { undeterminable: o.undeterminable.reason } : {}),
+    ...(o.git ? { git: { subcommand: o.git.subcommand, dir: o.git.dir, globals: o.git.globals } } : {}),
   };
 }
 

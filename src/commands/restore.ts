@@ -1,7 +1,7 @@
 // `agent-guard restore list [--json]` and `agent-guard restore <txid> [--force] [--json]`.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { discoverWorkspace } from '../probe/index.js';
+import { discoverWorkspace, gitRunner } from '../probe/index.js';
 import { listTransactions, restore, RestoreError } from '../recovery/restore.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../cli.js';
@@ -39,7 +39,7 @@ export function runRestore(target: string, opts: RestoreOptions, ctx: CommandCon
     return EXIT.OK;
   }
   try {
-    const out = restore(place, target, { force: opts.force === true, session: config.session });
+    const out = restore(place, target, { force: opts.force === true, session: config.session, git: gitRunner(config.gitBinary, config.env) });
     if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, ...out }) + '\n');
     else {
       const lines = [`restored ${out.restored.length} path(s) from ${out.txid}`, ...out.restored.map((p) => `  restored ${p}`), ...out.skipped.map((s) => `  skipped  ${s.origin}: ${s.reason}`)];

@@ -20,7 +20,7 @@ export const PROTECTED_ROOTS: readonly string[] = [
 ];
 
 /** Files of the quarantine that are its records, not quarantined content. */
-const QUARANTINE_CONTROL = new Set(['state.json', 'manifest.jsonl', 'audit.jsonl', 'sessions', 'lock', '.gitignore']);
+const QUARANTINE_CONTROL = new Set(['state.json', 'manifest.jsonl', 'audit.jsonl', 'sessions', 'lock', '.gitignore', '.git']);
 
 export interface Workspace {
   /** Physical workspace root. */
@@ -173,6 +173,12 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
       if (e.ok) {
         for (const raw of e.remove) {
           const rel = raw.toString('utf8');
+          if (!Buffer.from(rel, 'utf8').equals(raw)) {
+            // Not valid UTF-8: the path cannot be carried through exactly yet, and a target that
+            // cannot be relocated must not be cleaned.
+            op.undeterminable = { reason: 'git-clean-unsupported', detail: `git clean would remove a path whose name is not valid UTF-8 (${JSON.stringify(rel)})` };
+            break;
+          }
           const joined = path.posix.join(realpathLoose(dir), rel);
           const spec: TargetSpec = { raw: rel, path: path.posix.resolve(joined), joined, glob: false, followsLink: false };
           const facts = targetFacts(spec, ws, config.artifacts);

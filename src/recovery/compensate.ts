@@ -1,20 +1,21 @@
 // `check --enforce`: perform the compensation a SAFE decision needs, then report ALLOW (policy code
-// kept) so the caller runs the command; or refuse with a BLOCK when it cannot be done. Relocation
-// (RELOCATE_TREE, RELOCATE_PATHS, RELOCATE_NARROW) is performed here; git snapshots and git clean
-// enumeration-relocation are not implemented yet and are refused before anything moves.
+// kept) so the caller runs the command; or refuse with a BLOCK when it cannot be done: relocation
+// (RELOCATE_TREE/PATHS/NARROW), relocation of what `git clean -n` enumerated
+// (RELOCATE_VIA_CLEAN_ENUMERATE; the probe did the enumeration), git snapshots (SNAPSHOT_GIT_STASH).
 import type { Config } from '../config.js';
 import { explain, type CheckResult, type Compensation } from '../engine.js';
 import { gitRunner } from '../probe/git.js';
 import { isWithin } from '../classifier/paths.js';
 import { relocate } from './quarantine.js';
 import { redact } from './redact.js';
+import { snapshot } from './snapshot.js';
 
-const RELOCATING = new Set(['RELOCATE_TREE', 'RELOCATE_PATHS', 'RELOCATE_NARROW']);
+const RELOCATING = new Set(['RELOCATE_TREE', 'RELOCATE_PATHS', 'RELOCATE_NARROW', 'RELOCATE_VIA_CLEAN_ENUMERATE']);
 
 export function compensate(r: CheckResult, command: string, config: Config): CheckResult {
   if (r.decision !== 'RELOCATE' && r.decision !== 'SNAPSHOT') return r;
   const needing = r.ops.map((o, op) => ({ o, op })).filter(({ o }) => o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT');
-  const unsupported = needing.filter(({ o }) => !RELOCATING.has(o.code));
+  const unsupported = needing.filter(({ o }) => !RELOCATING.has(o.code) && !(o.code === 'SNAPSHOT_GIT_STASH' && o.git && o.git.dir !== null && o.cwd !== null));
   if (unsupported.length > 0 || r.workspace === null) {
     // Refuse before moving anything: a half-compensated line must not run.
     return {
@@ -35,12 +36,20 @@ export function compensate(r: CheckResult, command: string, config: Config): Che
   const isIgnored = (dir: string): boolean => git.run(['check-ignore', '-q', '--', dir], place.root).status === 0;
   const compensations: Compensation[] = [];
   for (const { o, op } of needing) {
+    if (o.code === 'SNAPSHOT_GIT_STASH') {
+      const snap = snapshot(place, git, { cwd: o.cwd!, globals: o.git!.globals }, { session: config.session, command: redact(command), cwd: config.cwd }, isIgnored);
+      compensations.push({ strategy: 'snapshot', op, status: snap.status, txid: snap.txid, policyCode: o.code, stash: snap.stash, ...(snap.error ? { error: snap.error } : {}) });
+      if (snap.error) {
+        return { ...r, decision: 'BLOCK', code: 'COMPENSATION_FAILED', explanation: explain('COMPENSATION_FAILED', snap.error), compensations };
+      }
+      continue;
+    }
     const targets = o.targets
       .filter((t) => t.role !== 'scope' && t.physical !== null && !isWithin(t.physical, place.quarantine))
       .map((t) => t.physical!);
     const res = relocate(place, targets, { session: config.session, command: redact(command), cwd: config.cwd }, isIgnored);
     compensations.push({
-      strategy: 'relocate',
+      strategy: o.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' ? 'clean-enumerate' : 'relocate',
       op,
       status: res.status,
       txid: res.txid,

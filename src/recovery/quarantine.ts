@@ -60,6 +60,15 @@ export function auditPath(q: QuarantinePlace): string {
 export function ensureQuarantine(q: QuarantinePlace, isIgnored: (dir: string) => boolean): void {
   fs.mkdirSync(q.quarantine, { recursive: true, mode: 0o700 });
   if (!isWithin(q.quarantine, q.root) || q.quarantine === q.root) return;
+  // A nested-repository marker: `git clean -fdx` / `-fdX` (single -f) skip nested repositories, so
+  // the command the guard lets run after enumerating can never wipe the quarantine. (-ff, which
+  // would remove it, is refused by rule 11a.)
+  const marker = path.join(q.quarantine, '.git');
+  if (!fs.existsSync(marker)) {
+    fs.mkdirSync(path.join(marker, 'objects'), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.join(marker, 'refs'), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(marker, 'HEAD'), 'ref: refs/heads/main\n');
+  }
   const gitDir = path.join(q.root, '.git');
   let st: fs.Stats | undefined;
   try {

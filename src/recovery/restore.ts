@@ -6,6 +6,8 @@ import path from 'node:path';
 import { appendRecord, decodePath, encodePath, readRecords, type StoredRecord } from './records.js';
 import { manifestPath, moveEntry, newTxid, type QuarantinePlace } from './quarantine.js';
 import { isWithin } from '../classifier/paths.js';
+import type { GitRunner } from '../probe/git.js';
+import { applySnapshot } from './snapshot.js';
 
 export type TxState = 'RESTORABLE' | 'RESTORED' | 'FAILED' | 'GC_ELIGIBLE' | 'PURGED';
 
@@ -28,6 +30,8 @@ export interface Transaction {
   command: string | null;
   state: TxState;
   items: TxItem[];
+  /** A git snapshot taken before an overwriting git command. */
+  snapshot?: { stash: string | null; repo: string; globals: string[] };
 }
 
 export interface RestoreOutcome {
@@ -73,6 +77,7 @@ export function listTransactions(q: QuarantinePlace): { transactions: Transactio
     const items = new Map<string, TxItem>();
     let restored = false;
     let purged = false;
+    let snap: Transaction['snapshot'];
     for (const r of e.records) {
       if (r.kind === 'relocate-intent' || r.kind === 'relocate') {
         let origin: string;
@@ -86,11 +91,14 @@ export function listTransactions(q: QuarantinePlace): { transactions: Transactio
         const prev = items.get(dest);
         items.set(dest, { origin, dest, type: String(r.type ?? 'file'), completed: (prev?.completed ?? false) || r.kind === 'relocate', present: exists(dest) });
       }
+      if (r.kind === 'snapshot' && typeof r.repo === 'string') {
+        snap = { stash: typeof r.stash === 'string' ? r.stash : null, repo: r.repo, globals: Array.isArray(r.globals) ? r.globals.map(String) : [] };
+      }
       if (r.kind === 'restore') restored = true;
       if (r.kind === 'purge') purged = true;
     }
     const list = [...items.values()];
-    const present = list.some((i) => i.present);
+    const present = list.some((i) => i.present) || (snap?.stash != null && !restored);
     const state: TxState = purged ? 'PURGED' : present ? 'RESTORABLE' : restored ? 'RESTORED' : list.length === 0 ? 'FAILED' : 'FAILED';
     out.push({
       txid,
@@ -99,6 +107,7 @@ export function listTransactions(q: QuarantinePlace): { transactions: Transactio
       command: typeof e.start?.command === 'string' ? e.start.command : null,
       state,
       items: list,
+      ...(snap ? { snapshot: snap } : {}),
     });
   }
   out.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.txid < b.txid ? -1 : 1));
@@ -143,12 +152,18 @@ function moveNoClobber(src: string, dst: string): void {
   fs.unlinkSync(src);
 }
 
-export function restore(q: QuarantinePlace, txid: string, opts: { force?: boolean; session: string | null }): RestoreOutcome {
+export function restore(q: QuarantinePlace, txid: string, opts: { force?: boolean; session: string | null; git?: GitRunner }): RestoreOutcome {
   if (!TXID.test(txid)) throw new RestoreError('BAD_TXID', `${JSON.stringify(txid)} is not a transaction id (they look like 20261202T113000Z-1a2b3c4d)`);
   const tx = listTransactions(q).transactions.find((t) => t.txid === txid);
   if (!tx) throw new RestoreError('UNKNOWN_TXID', `no transaction ${txid} in ${manifestPath(q)}`);
   const out: RestoreOutcome = { txid, restored: [], skipped: [] };
+  const rel = (p: string): string => (p.startsWith('stash ') ? p : path.relative(q.root, p));
   let displacedTx: string | null = null;
+  if (tx.snapshot?.stash && tx.state === 'RESTORABLE') {
+    const applied = opts.git ? applySnapshot(opts.git, tx.snapshot.repo, tx.snapshot.globals, tx.snapshot.stash) : { ok: false, message: 'no git to apply it with' };
+    if (applied.ok) out.restored.push(`stash ${tx.snapshot.stash}`);
+    else out.skipped.push({ origin: `stash ${tx.snapshot.stash}`, reason: `git stash apply refused: ${applied.message}` });
+  }
   for (const item of tx.items) {
     if (!item.present) {
       out.skipped.push({ origin: item.origin, reason: 'not in the quarantine (restored or purged already)' });
@@ -193,6 +208,6 @@ export function restore(q: QuarantinePlace, txid: string, opts: { force?: boolea
     }
     out.restored.push(item.origin);
   }
-  appendRecord(manifestPath(q), { kind: 'restore', txid, session: opts.session, restored: out.restored.map((p) => path.relative(q.root, p)), skipped: out.skipped.map((s) => ({ origin: path.relative(q.root, s.origin), reason: s.reason })) });
+  appendRecord(manifestPath(q), { kind: 'restore', txid, session: opts.session, restored: out.restored.map(rel), skipped: out.skipped.map((s) => ({ origin: rel(s.origin), reason: s.reason })) });
   return out;
 }

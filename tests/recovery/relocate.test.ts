@@ -169,13 +169,55 @@ describeSandboxed('relocation', () => {
     expect(fs.readFileSync(path.join(w.ws, 'build/x'), 'utf8')).toBe('x\n');
   });
 
-  itSandboxed('still refuses compensations it cannot perform yet, before moving anything', () => {
-    const w = world('mixed');
-    fs.mkdirSync(path.join(w.ws, 'build'));
-    const c = guard(w, ['check', '--enforce', '--json', '--', 'rm -rf build; git clean -fd']);
-    expect(c.exitCode).toBe(2);
-    expect(c.json.code).toBe('COMPENSATION_FAILED');
-    expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(true);
+  itSandboxed('git clean -fdx: relocates what git would remove, and the real command leaves the quarantine alone', () => {
+    const w = world('clean');
+    const git = (args: string[]) => expect(spawnSync('git', args, { cwd: w.ws, env: { ...process.env, ...w.env } }).status).toBe(0);
+    fs.writeFileSync(path.join(w.ws, '.gitignore'), 'node_modules/\n');
+    fs.writeFileSync(path.join(w.ws, 'tracked.txt'), 't\n');
+    git(['add', '-A']);
+    git(['commit', '-qm', 'init']);
+    // An earlier transaction in the quarantine, which git clean -fdx must not wipe.
+    fs.mkdirSync(path.join(w.ws, 'old'));
+    fs.writeFileSync(path.join(w.ws, 'old/keep.txt'), 'keep\n');
+    const first = guard(w, ['check', '--enforce', '--json', '--', 'rm -r old']);
+    expect(first.exitCode).toBe(0);
+    populate(path.join(w.ws, 'scratch'));
+    fs.mkdirSync(path.join(w.ws, 'node_modules/x'), { recursive: true });
+    fs.writeFileSync(path.join(w.ws, 'node_modules/x/i.js'), 'dep\n');
+    fs.writeFileSync(path.join(w.ws, 'notes.md'), 'untracked notes\n');
+    const before = snapshot(w.ws).filter((l) => !l.startsWith('".git') && !l.startsWith('".agent-trash'));
+    const c = guard(w, ['check', '--enforce', '--json', '--', 'git clean -fdx']);
+    expect(c.exitCode).toBe(0);
+    expect(c.json).toMatchObject({ decision: 'ALLOW', code: 'RELOCATE_VIA_CLEAN_ENUMERATE' });
+    expect(c.json.compensations[0]).toMatchObject({ strategy: 'clean-enumerate', status: 'done' });
+    const real = runSandboxed(rw, ['git', 'clean', '-fdx'], { cwd: w.ws, env: w.env });
+    expect(real.exitCode).toBe(0);
+    expect(fs.existsSync(path.join(w.ws, '.agent-trash/manifest.jsonl'))).toBe(true);
+    const states = guard(w, ['restore', 'list', '--json']).json.transactions.map((t: any) => t.state);
+    expect(states).toEqual(['RESTORABLE', 'RESTORABLE']);
+    expect(guard(w, ['restore', c.json.compensations[0].txid, '--json']).exitCode).toBe(0);
+    expect(snapshot(w.ws).filter((l) => !l.startsWith('".git') && !l.startsWith('".agent-trash'))).toEqual(before);
+  });
+
+  itSandboxed('git reset --hard: snapshots tracked changes first, restore re-applies them', () => {
+    const w = world('reset');
+    const git = (args: string[]) => spawnSync('git', args, { cwd: w.ws, env: { ...process.env, ...w.env }, encoding: 'utf8' });
+    fs.writeFileSync(path.join(w.ws, 'a.txt'), 'committed\n');
+    expect(git(['add', '-A']).status).toBe(0);
+    expect(git(['commit', '-qm', 'init']).status).toBe(0);
+    fs.writeFileSync(path.join(w.ws, 'a.txt'), 'work in progress\n');
+    const c = guard(w, ['check', '--enforce', '--json', '--', 'git reset --hard']);
+    expect(c.exitCode).toBe(0);
+    expect(c.json).toMatchObject({ decision: 'ALLOW', code: 'SNAPSHOT_GIT_STASH' });
+    const comp = c.json.compensations[0];
+    expect(comp).toMatchObject({ strategy: 'snapshot', status: 'done' });
+    expect(comp.stash).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(['stash', 'list']).stdout).toContain(`agent-guard snapshot ${comp.txid}`);
+    expect(runSandboxed(rw, ['git', 'reset', '-q', '--hard'], { cwd: w.ws, env: w.env }).exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(w.ws, 'a.txt'), 'utf8')).toBe('committed\n');
+    const back = guard(w, ['restore', comp.txid, '--json']);
+    expect(back.exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(w.ws, 'a.txt'), 'utf8')).toBe('work in progress\n');
   });
 });
 
