@@ -33,7 +33,7 @@ function fail(err: unknown): number {
 
 const fast = parseCheckFast(argv);
 if (fast) {
-  const ctx: CommandContext = { env: process.env, cwd: process.cwd(), io, exitCode: 0 };
+  const ctx: CommandContext = { env: process.env, cwd: process.cwd(), io, exitCode: 0, interactive: false };
   try {
     process.exitCode = runCheck(fast.args, fast.opts, ctx);
   } catch (err) {
@@ -43,7 +43,7 @@ if (fast) {
   import('./cli.js').then(
     ({ main }) => {
       try {
-        process.exitCode = main(argv, process.env, io, process.cwd());
+        process.exitCode = main(argv, process.env, io, process.cwd(), process.stdin.isTTY === true && process.stdout.isTTY === true);
       } catch (err) {
         process.exitCode = fail(err);
       }

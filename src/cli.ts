@@ -3,6 +3,8 @@
 import { Command, CommanderError } from 'commander';
 import { configureCheck } from './commands/check.js';
 import { configureRestore } from './commands/restore.js';
+import { configureMode } from './commands/mode.js';
+import { configureDelete } from './commands/delete.js';
 import type { Env } from './config.js';
 
 export const VERSION = '0.1.0';
@@ -17,10 +19,12 @@ export interface CommandContext {
   cwd: string;
   io: IO;
   exitCode: number;
+  /** A human at a terminal (stdin and stdout are TTYs): required to leave RESTRICTED mode. */
+  interactive: boolean;
 }
 
-export function main(argv: readonly string[], env: Env, io: IO, cwd: string): number {
-  const ctx: CommandContext = { env, cwd, io, exitCode: 0 };
+export function main(argv: readonly string[], env: Env, io: IO, cwd: string, interactive = false): number {
+  const ctx: CommandContext = { env, cwd, io, exitCode: 0, interactive };
   const program = new Command('agent-guard')
     .description('makes the destructive shell actions of AI coding agents reversible by default')
     .version(VERSION)
@@ -28,6 +32,8 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string): nu
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
   configureCheck(program, ctx);
   configureRestore(program, ctx);
+  configureMode(program, ctx);
+  configureDelete(program, ctx);
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {

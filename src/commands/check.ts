@@ -10,7 +10,9 @@ import { EXIT, exitForDecision } from '../exit-codes.js';
 import { GuardError } from '../errors.js';
 import type { Mode } from '../policy/rules.js';
 import type { CommandContext } from '../cli.js';
-import { compensate } from '../recovery/compensate.js';
+import { audit, compensate } from '../recovery/compensate.js';
+import { discoverWorkspace } from '../probe/index.js';
+import { readMode } from '../recovery/mode.js';
 
 export interface CheckOptions {
   json?: boolean;
@@ -100,8 +102,15 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
     const cwd = path.resolve(ctx.cwd, opts.cwd ?? '.');
     if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError('BAD_CWD', `--cwd ${cwd} is not a directory`);
     const config = loadConfig(ctx.env, cwd);
-    let r = decide({ command: text, config, mode, ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}) });
-    if (opts.enforce) r = compensate(r, text, config);
+    // The session's stored mode can only be narrowed by --mode, never widened.
+    const ws = discoverWorkspace(config);
+    const stored = readMode({ root: ws.root, quarantine: ws.quarantine }, config.session);
+    const effective = mode === 'RESTRICTED' || stored === 'RESTRICTED' ? 'RESTRICTED' : 'NORMAL';
+    let r = decide({ command: text, config, mode: effective, ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}) });
+    if (opts.enforce) {
+      r = compensate(r, text, config);
+      if (r.ops.length > 0 && r.workspace) r = audit(r, text, config);
+    }
     out(r);
     return opts.enforce ? exitForDecision(r.decision) : EXIT.OK;
   } catch (err) {

@@ -6,7 +6,8 @@ import type { Config } from '../config.js';
 import { explain, type CheckResult, type Compensation } from '../engine.js';
 import { gitRunner } from '../probe/git.js';
 import { isWithin } from '../classifier/paths.js';
-import { relocate } from './quarantine.js';
+import { auditPath, ensureQuarantine, relocate } from './quarantine.js';
+import { appendRecord } from './records.js';
 import { redact } from './redact.js';
 import { snapshot } from './snapshot.js';
 
@@ -76,4 +77,30 @@ export function compensate(r: CheckResult, command: string, config: Config): Che
     explanation: `${r.explanation} Quarantined as ${txids.join(', ')}; undo with: agent-guard restore ${txids[0]}`,
     compensations,
   };
+}
+
+/** Every enforced decision about a line that holds an operation of the vocabulary goes to the audit
+ *  log, with its compensations' txids. Best effort: the manifest already holds what moved, so an
+ *  audit failure is a warning, never a reason to lose or to allow anything. */
+export function audit(r: CheckResult, command: string, config: Config): CheckResult {
+  if (!r.workspace) return r;
+  const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
+  try {
+    const git = gitRunner(config.gitBinary, config.env);
+    ensureQuarantine(place, (dir) => git.run(['check-ignore', '-q', '--', dir], place.root).status === 0);
+    appendRecord(auditPath(place), {
+      kind: 'decision',
+      txid: (r.compensations.find((c) => typeof c.txid === 'string')?.txid as string | undefined) ?? null,
+      session: config.session,
+      decision: r.decision,
+      code: r.code,
+      command: redact(command),
+      cwd: config.cwd,
+      mode: r.mode,
+      compensations: r.compensations.map((c) => ({ strategy: c.strategy, txid: c.txid ?? null, status: c.status })),
+    });
+    return r;
+  } catch (err) {
+    return { ...r, warnings: [...r.warnings, `the decision could not be audited: ${err instanceof Error ? err.message : String(err)}`] };
+  }
 }

@@ -76,11 +76,12 @@ export function ensureQuarantine(q: QuarantinePlace, isIgnored: (dir: string) =>
   } catch {
     return; // not a git work tree root: nothing to keep it out of
   }
-  if (!st.isDirectory() || isIgnored(q.quarantine)) return;
+  if (!st.isDirectory()) return;
   const rule = '/' + path.relative(q.root, q.quarantine).split(path.sep).join('/') + '/';
   const exclude = path.join(gitDir, 'info', 'exclude');
   const current = fs.existsSync(exclude) ? fs.readFileSync(exclude, 'utf8') : '';
-  if (current.split('\n').includes(rule)) return;
+  // Our own rule first (no git spawn); then any existing ignore rule is accepted.
+  if (current.split('\n').includes(rule) || isIgnored(q.quarantine)) return;
   fs.mkdirSync(path.dirname(exclude), { recursive: true });
   fs.appendFileSync(exclude, (current === '' || current.endsWith('\n') ? '' : '\n') + `# agent-guard quarantine\n${rule}\n`);
 }

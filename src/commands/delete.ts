@@ -1,0 +1,64 @@
+// `agent-guard delete PATH... [--reason TEXT] [--json]`: the explicit safe delete. Patterns are
+// expanded here (enumerate-then-act), every concrete path is decided by the same policy as
+// `rm -rf -- PATH...`, and what may go is relocated under one txid — never deleted outright, not
+// even a regenerable artifact.
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { decide, explain } from '../engine.js';
+import { quoteArgv } from '../classifier/tokenize.js';
+import { discoverWorkspace, gitRunner } from '../probe/index.js';
+import { readMode } from '../recovery/mode.js';
+import { expandGlob } from '../recovery/glob.js';
+import { relocate } from '../recovery/quarantine.js';
+import { redact } from '../recovery/redact.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandContext } from '../cli.js';
+
+interface DeleteOptions {
+  reason?: string;
+  json?: boolean;
+}
+
+export function configureDelete(program: Command, ctx: CommandContext): void {
+  program
+    .command('delete')
+    .description('move paths to the quarantine (restorable); patterns are expanded first, each path is checked')
+    .argument('<paths...>', 'paths or patterns (*, ?, [...])')
+    .option('--reason <text>', 'why (recorded with the transaction)')
+    .option('--json', 'print the result as one JSON object')
+    .action((paths: string[], opts: DeleteOptions) => {
+      ctx.exitCode = runDelete(paths, opts, ctx);
+    });
+}
+
+export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandContext): number {
+  const config = { ...loadConfig(ctx.env, ctx.cwd), allowRegenerable: false };
+  const expanded = patterns.map((p) => expandGlob(p, config.cwd));
+  const unmatched = patterns.filter((_, i) => expanded[i]!.length === 0);
+  const paths = [...new Set(expanded.flat())];
+  const out = (o: object, text: string): void => ctx.io[opts.json ? 'stdout' : 'stderr'](opts.json ? JSON.stringify({ version: 1, ...o }) + '\n' : text + '\n');
+  if (unmatched.length > 0) {
+    out({ error: 'no match', patterns: unmatched }, `agent-guard delete: no match for ${unmatched.join(' ')}; nothing was moved`);
+    return EXIT.ERROR;
+  }
+  const ws = discoverWorkspace(config);
+  const mode = readMode({ root: ws.root, quarantine: ws.quarantine }, config.session);
+  const command = quoteArgv(['rm', '-rf', '--', ...paths]);
+  const r = decide({ command, config, mode });
+  if (r.decision !== 'RELOCATE') {
+    out({ decision: r.decision, code: r.code, explanation: r.explanation, paths }, `${r.decision} ${r.code}: ${r.explanation}`);
+    // BLOCK: refused. Anything else (the quarantine's own content, nothing to do) is not a safe delete.
+    return r.decision === 'BLOCK' ? EXIT.BLOCK : EXIT.ERROR;
+  }
+  const place = { root: ws.root, quarantine: ws.quarantine };
+  const git = gitRunner(config.gitBinary, config.env);
+  const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope' && t.physical !== null).map((t) => t.physical!));
+  const res = relocate(place, targets, { session: config.session, command: redact(`agent-guard delete ${quoteArgv(patterns)}${opts.reason ? ` # ${opts.reason}` : ''}`), cwd: config.cwd }, (dir) => git.run(['check-ignore', '-q', '--', dir], ws.root).status === 0);
+  if (res.failure) {
+    out({ decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message), txid: res.txid, moved: res.moved }, `BLOCK ${res.failure.code}: ${explain(res.failure.code, res.failure.message)}`);
+    return EXIT.BLOCK;
+  }
+  if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, decision: 'RELOCATE', code: r.code, txid: res.txid, moved: res.moved, skipped: res.skipped }) + '\n');
+  else ctx.io.stdout(`moved ${res.moved.length} path(s) to the quarantine as ${res.txid}; undo with: agent-guard restore ${res.txid}\n`);
+  return EXIT.OK;
+}

@@ -1,0 +1,303 @@
+// Retention and garbage collection of the quarantine (docs/gc.md). Thresholds only MARK restorable
+// transactions GC_ELIGIBLE — older than the retention period, or the oldest ones while the restorable
+// total exceeds the cap; `gc --execute` is the one thing that purges. A purge is recorded (audit, then
+// manifest) before anything is removed, removes only `<quarantine>/<txid>` itself (never through a
+// symlink), and never touches the manifest, the audit log, or anything else in the quarantine.
+import fs from 'node:fs';
+import path from 'node:path';
+import { appendRecord } from './records.js';
+import { auditPath, manifestPath, type QuarantinePlace } from './quarantine.js';
+import { listTransactions, type Transaction } from './restore.js';
+
+/** Retention period: a restorable transaction older than this is eligible. */
+export const GC_MAX_AGE_DAYS = 30;
+/** Cap on the restorable total: above it, the oldest transactions are eligible until the rest fits. */
+export const GC_MAX_BYTES = 5 * 1024 ** 3;
+
+const DAY_MS = 86_400_000;
+
+/** What a transaction id looks like; nothing else is ever removed. */
+export const TXID_PATTERN = /^\d{8}T\d{6}Z-[0-9a-f]{8}$/;
+
+export interface GcOptions {
+  /** The time ages are measured from (default: the current time). */
+  now?: Date | number;
+  /** Default GC_MAX_AGE_DAYS. */
+  maxAgeDays?: number;
+  /** Default GC_MAX_BYTES. */
+  maxBytes?: number;
+}
+
+export type GcReason = 'age' | 'cap';
+
+/** A transaction as gc sees it: its state with GC_ELIGIBLE computed, and its size. */
+export interface GcTransaction extends Transaction {
+  /** Bytes under `<quarantine>/<txid>` (sum of lstat sizes, links not followed); 0 without a directory. */
+  bytes: number;
+  /** Milliseconds since the transaction started, or null when its time cannot be read. */
+  ageMs: number | null;
+  /** Set when the state is GC_ELIGIBLE. */
+  why?: GcReason;
+}
+
+export interface GcCandidate {
+  txid: string;
+  ts: string;
+  ageMs: number | null;
+  bytes: number;
+  why: GcReason;
+}
+
+export interface GcPlan {
+  quarantine: string;
+  /** The quarantine directory exists. */
+  exists: boolean;
+  now: string;
+  maxAgeDays: number;
+  maxBytes: number;
+  /** Every transaction, oldest first, RESTORABLE ones that meet a threshold as GC_ELIGIBLE. */
+  transactions: GcTransaction[];
+  /** What `gc --execute` would purge, oldest first. */
+  eligible: GcCandidate[];
+  eligibleBytes: number;
+  /** Bytes held by restorable transactions (eligible ones included). */
+  restorableBytes: number;
+  /** Bytes of everything in the quarantine (records, session files and markers included). */
+  quarantineBytes: number;
+  /** PURGED transactions whose directory is still there (a removal that did not finish): removed
+   *  again by `gc --execute`, without new records. */
+  unfinished: { txid: string; bytes: number }[];
+  /** Unreadable manifest lines (skipped). */
+  corrupt: number;
+}
+
+export interface GcOutcome {
+  purged: GcCandidate[];
+  /** Unfinished removals completed by this run. */
+  finished: { txid: string; bytes: number }[];
+  failed: { txid: string; recorded: boolean; error: string }[];
+  freedBytes: number;
+}
+
+function lstatOrNull(p: string | Buffer): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** Sum of the lstat sizes of every entry below `dir` (not `dir` itself). Symlinks are counted as
+ *  links and never followed; names are handled as bytes; unreadable parts are skipped. */
+export function treeBytes(dir: string): number {
+  let total = 0;
+  const sep = Buffer.from('/');
+  const stack: Buffer[] = [Buffer.from(dir)];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    let names: Buffer[];
+    try {
+      names = fs.readdirSync(d, { encoding: 'buffer' });
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const p = Buffer.concat([d, sep, name]);
+      const st = lstatOrNull(p);
+      if (!st) continue;
+      total += st.size;
+      if (st.isDirectory()) stack.push(p);
+    }
+  }
+  return total;
+}
+
+/** When a transaction started: its start record's time, else the time in its id. */
+function startTime(tx: Transaction): number | null {
+  const t = Date.parse(tx.ts);
+  if (Number.isFinite(t)) return t;
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-/.exec(tx.txid);
+  if (!m) return null;
+  const s = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`);
+  return Number.isFinite(s) ? s : null;
+}
+
+function threshold(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`gc: ${name} must be a non-negative number, not ${String(v)}`);
+  return v;
+}
+
+/** The quarantine's top-level entries: the size of each (entry included) and which are txid
+ *  directories (real directories, not links, named like a txid). */
+function usage(quarantine: string): { exists: boolean; total: number; txDirs: Map<string, number> } {
+  const txDirs = new Map<string, number>();
+  const st = lstatOrNull(quarantine);
+  if (!st) return { exists: false, total: 0, txDirs };
+  let total = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(quarantine);
+  } catch {
+    return { exists: true, total: 0, txDirs };
+  }
+  for (const name of names) {
+    const p = path.join(quarantine, name);
+    const s = lstatOrNull(p);
+    if (!s) continue;
+    const below = s.isDirectory() ? treeBytes(p) : 0;
+    total += s.size + below;
+    if (s.isDirectory() && TXID_PATTERN.test(name)) txDirs.set(name, below);
+  }
+  return { exists: true, total, txDirs };
+}
+
+/** A transaction gc may purge: restorable, its entries in a real `<quarantine>/<txid>` directory,
+ *  and no git snapshot (a stash lives in git, not in the quarantine). */
+function purgeable(tx: Transaction, txDirs: Map<string, number>): boolean {
+  return tx.state === 'RESTORABLE' && TXID_PATTERN.test(tx.txid) && txDirs.has(tx.txid) && tx.items.length > 0 && !tx.snapshot;
+}
+
+/** What gc would do now. Reads only: never creates, moves or removes anything. */
+export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
+  const nowMs = opts.now === undefined ? Date.now() : typeof opts.now === 'number' ? opts.now : opts.now.getTime();
+  if (!Number.isFinite(nowMs)) throw new Error('gc: now must be a valid time');
+  const maxAgeDays = threshold('maxAgeDays', opts.maxAgeDays, GC_MAX_AGE_DAYS);
+  const maxBytes = threshold('maxBytes', opts.maxBytes, GC_MAX_BYTES);
+  const use = usage(q.quarantine);
+  const { transactions, corrupt } = listTransactions(q);
+  const txs: GcTransaction[] = transactions.map((t) => {
+    const start = startTime(t);
+    return { ...t, bytes: use.txDirs.get(t.txid) ?? 0, ageMs: start === null ? null : nowMs - start };
+  });
+  const restorable = txs.filter((t) => t.state === 'RESTORABLE');
+  const restorableBytes = restorable.reduce((n, t) => n + t.bytes, 0);
+  // Oldest first; a transaction whose time cannot be read counts as the newest.
+  const candidates = restorable
+    .filter((t) => purgeable(t, use.txDirs))
+    .sort((a, b) => (b.ageMs ?? -Infinity) - (a.ageMs ?? -Infinity) || (a.txid < b.txid ? -1 : 1));
+  let remaining = restorableBytes;
+  for (const t of candidates) {
+    if (t.ageMs !== null && t.ageMs > maxAgeDays * DAY_MS) {
+      t.why = 'age';
+      remaining -= t.bytes;
+    }
+  }
+  for (const t of candidates) {
+    if (remaining <= maxBytes) break;
+    if (t.why) continue;
+    t.why = 'cap';
+    remaining -= t.bytes;
+  }
+  for (const t of candidates) if (t.why) t.state = 'GC_ELIGIBLE';
+  const eligible: GcCandidate[] = candidates.filter((t) => t.why).map((t) => ({ txid: t.txid, ts: t.ts, ageMs: t.ageMs, bytes: t.bytes, why: t.why! }));
+  const unfinished = txs.filter((t) => t.state === 'PURGED' && TXID_PATTERN.test(t.txid) && use.txDirs.has(t.txid)).map((t) => ({ txid: t.txid, bytes: t.bytes }));
+  return {
+    quarantine: q.quarantine,
+    exists: use.exists,
+    now: new Date(nowMs).toISOString(),
+    maxAgeDays,
+    maxBytes,
+    transactions: txs,
+    eligible,
+    eligibleBytes: eligible.reduce((n, c) => n + c.bytes, 0),
+    restorableBytes,
+    quarantineBytes: use.total,
+    unfinished,
+    corrupt,
+  };
+}
+
+/** `<quarantine>/<txid>` if it is safe to remove: a txid, directly under the (physical) quarantine,
+ *  a real directory and not a symlink. Throws otherwise. */
+function txDir(physicalQuarantine: string, txid: string): string {
+  if (!TXID_PATTERN.test(txid)) throw new Error(`${JSON.stringify(txid)} is not a transaction id`);
+  const dir = path.join(physicalQuarantine, txid);
+  if (path.dirname(dir) !== physicalQuarantine || path.basename(dir) !== txid) throw new Error(`${dir} is not directly under the quarantine`);
+  const st = lstatOrNull(dir);
+  if (!st) throw Object.assign(new Error(`${dir} does not exist`), { code: 'ENOENT' });
+  if (st.isSymbolicLink() || !st.isDirectory()) throw new Error(`${dir} is not a directory (a symlink or file is never followed or removed)`);
+  return dir;
+}
+
+/** Purges what the plan marked, and finishes removals a previous run left. For each transaction: a
+ *  `purge` record goes to audit.jsonl, then to manifest.jsonl (write-ahead: if either cannot be
+ *  written, nothing is removed), then `<quarantine>/<txid>` is removed with fs.rmSync, which unlinks
+ *  symlinks inside rather than following them. Nothing else is ever removed. */
+export function executeGc(q: QuarantinePlace, plan: GcPlan, opts: { session: string | null }): GcOutcome {
+  const out: GcOutcome = { purged: [], finished: [], failed: [], freedBytes: 0 };
+  if (plan.eligible.length === 0 && plan.unfinished.length === 0) return out;
+  let physical: string;
+  try {
+    physical = fs.realpathSync(q.quarantine);
+  } catch (err) {
+    for (const c of [...plan.eligible, ...plan.unfinished]) out.failed.push({ txid: c.txid, recorded: false, error: `the quarantine cannot be resolved: ${(err as Error).message}` });
+    return out;
+  }
+  // Re-read the states: a transaction restored since the plan was made is no longer purged.
+  const states = new Map(listTransactions(q).transactions.map((t) => [t.txid, t.state]));
+  for (const c of plan.eligible) {
+    let dir: string;
+    try {
+      if (states.get(c.txid) !== 'RESTORABLE') throw new Error(`no longer restorable (now ${states.get(c.txid) ?? 'unknown'}); left alone`);
+      dir = txDir(physical, c.txid);
+    } catch (err) {
+      out.failed.push({ txid: c.txid, recorded: false, error: (err as Error).message });
+      continue;
+    }
+    const bytes = treeBytes(dir);
+    const record = { kind: 'purge' as const, txid: c.txid, session: opts.session, bytes, reason: c.why };
+    try {
+      // The audit first: a purge in the manifest then always has its audit record, and a failure
+      // here leaves the transaction restorable and untouched.
+      appendRecord(auditPath(q), record);
+      appendRecord(manifestPath(q), record);
+    } catch (err) {
+      out.failed.push({ txid: c.txid, recorded: false, error: `not recorded, nothing removed: ${(err as Error).message}` });
+      continue;
+    }
+    try {
+      fs.rmSync(dir, { recursive: true });
+    } catch (err) {
+      out.failed.push({ txid: c.txid, recorded: true, error: `purge recorded but the removal did not finish (run gc --execute again): ${(err as Error).message}` });
+      continue;
+    }
+    out.purged.push({ ...c, bytes });
+    out.freedBytes += bytes;
+  }
+  for (const u of plan.unfinished) {
+    try {
+      if (states.get(u.txid) !== 'PURGED') throw new Error('not purged; left alone');
+      const dir = txDir(physical, u.txid);
+      const bytes = treeBytes(dir);
+      fs.rmSync(dir, { recursive: true });
+      out.finished.push({ txid: u.txid, bytes });
+      out.freedBytes += bytes;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // finished by someone else
+      out.failed.push({ txid: u.txid, recorded: true, error: `the removal did not finish: ${(err as Error).message}` });
+    }
+  }
+  return out;
+}
+
+/** 1536 → "1.5 KiB". */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} B` : `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+/** A duration for people: "45d", "3h", "12m" ("?" when unknown). */
+export function formatAge(ms: number | null): string {
+  if (ms === null) return '?';
+  if (ms < 0) return 'future';
+  if (ms >= DAY_MS) return `${Math.floor(ms / DAY_MS)}d`;
+  if (ms >= 3_600_000) return `${Math.floor(ms / 3_600_000)}h`;
+  return `${Math.floor(ms / 60_000)}m`;
+}
