@@ -11,6 +11,7 @@ import { measureInProcess, type InProcessRow } from './in-process.js';
 import { LINES, PROCESS_LINES } from './lines.js';
 import { compare, type ProcessTarget } from './process.js';
 import { renderText, type BenchResult } from './report.js';
+import { benchRecovery, renderRecovery, type RecoveryResult } from './recovery.js';
 
 /** The project target: a check costs at most this many bare Node starts. */
 const TARGET_RATIO = 1.3;
@@ -20,16 +21,22 @@ interface Flags {
   runs: number;
   json: boolean;
   check: boolean;
+  recovery: boolean;
 }
 
 function parseFlags(argv: readonly string[]): Flags {
   const { values } = parseArgs({
     args: [...argv],
-    options: { runs: { type: 'string', default: '30' }, json: { type: 'boolean', default: false }, check: { type: 'boolean', default: false } },
+    options: {
+      runs: { type: 'string', default: '30' },
+      json: { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
+      'no-recovery': { type: 'boolean', default: false },
+    },
   });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${JSON.stringify(values.runs)}`);
-  return { runs, json: values.json, check: values.check };
+  return { runs, json: values.json, check: values.check, recovery: !values['no-recovery'] };
 }
 
 /** The processes compared against the baseline: a check per cost class, and --version, which loads
@@ -76,7 +83,9 @@ function main(): number {
   } finally {
     fx.cleanup();
   }
-  process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : renderText(result));
+  // The recovery rows (issue 3): a 100,000-file relocation against rm -rf, and restore list at scale.
+  const recovery: RecoveryResult | null = flags.recovery ? benchRecovery(BUNDLE, { files: 100_000, transactions: 10_000, runs: Math.min(flags.runs, 10) }) : null;
+  process.stdout.write(flags.json ? JSON.stringify({ ...result, recovery }, null, 2) + '\n' : renderText(result) + (recovery ? renderRecovery(recovery) : ''));
   return flags.check && !result.pass ? 1 : 0;
 }
 
