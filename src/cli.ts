@@ -5,6 +5,8 @@ import { configureCheck } from './commands/check.js';
 import { configureRestore } from './commands/restore.js';
 import { configureMode } from './commands/mode.js';
 import { configureDelete } from './commands/delete.js';
+import { configureStatus } from './commands/status.js';
+import { configureGc } from './commands/gc.js';
 import type { Env } from './config.js';
 
 export const VERSION = '0.1.0';
@@ -34,6 +36,8 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string, int
   configureRestore(program, ctx);
   configureMode(program, ctx);
   configureDelete(program, ctx);
+  configureStatus(program, ctx);
+  configureGc(program, ctx);
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {

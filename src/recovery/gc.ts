@@ -89,10 +89,10 @@ function lstatOrNull(p: string | Buffer): fs.Stats | null {
 
 /** Sum of the lstat sizes of every entry below `dir` (not `dir` itself). Symlinks are counted as
  *  links and never followed; names are handled as bytes; unreadable parts are skipped. */
-export function treeBytes(dir: string): number {
+export function treeBytes(dir: string | Buffer): number {
   let total = 0;
   const sep = Buffer.from('/');
-  const stack: Buffer[] = [Buffer.from(dir)];
+  const stack: Buffer[] = [Buffer.isBuffer(dir) ? dir : Buffer.from(dir)];
   while (stack.length > 0) {
     const d = stack.pop()!;
     let names: Buffer[];
@@ -135,19 +135,21 @@ function usage(quarantine: string): { exists: boolean; total: number; txDirs: Ma
   const st = lstatOrNull(quarantine);
   if (!st) return { exists: false, total: 0, txDirs };
   let total = 0;
-  let names: string[];
+  let names: Buffer[];
   try {
-    names = fs.readdirSync(quarantine);
+    names = fs.readdirSync(quarantine, { encoding: 'buffer' });
   } catch {
     return { exists: true, total: 0, txDirs };
   }
+  const base = Buffer.from(quarantine.endsWith('/') ? quarantine : `${quarantine}/`);
   for (const name of names) {
-    const p = path.join(quarantine, name);
+    const p = Buffer.concat([base, name]);
     const s = lstatOrNull(p);
     if (!s) continue;
     const below = s.isDirectory() ? treeBytes(p) : 0;
     total += s.size + below;
-    if (s.isDirectory() && TXID_PATTERN.test(name)) txDirs.set(name, below);
+    const text = name.toString('latin1');
+    if (s.isDirectory() && TXID_PATTERN.test(text)) txDirs.set(text, below);
   }
   return { exists: true, total, txDirs };
 }

@@ -1,0 +1,119 @@
+// `agent-guard gc [--execute] [--json]`: the retention plan (default, changes nothing), or the purge
+// of what it marks (docs/gc.md).
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { discoverWorkspace } from '../probe/index.js';
+import { executeGc, formatAge, formatBytes, planGc, type GcOutcome, type GcPlan } from '../recovery/gc.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandContext } from '../cli.js';
+
+interface GcCliOptions {
+  json?: boolean;
+  execute?: boolean;
+}
+
+export function configureGc(program: Command, ctx: CommandContext): void {
+  program
+    .command('gc')
+    .description('show which quarantined transactions the retention policy marks (30 days, 5 GiB), or purge them with --execute')
+    .option('--execute', 'purge the eligible transactions (records first; removes only <quarantine>/<txid> directories)')
+    .option('--json', 'print the result as one JSON object')
+    .action((opts: GcCliOptions) => {
+      ctx.exitCode = runGc(opts, ctx);
+    });
+}
+
+/** Text cells in columns; the last column is not padded. */
+export function table(rows: string[][], right: ReadonlySet<number> = new Set()): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows
+    .map((r) => r.map((c, i) => (i === r.length - 1 && !right.has(i) ? c : right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  '))
+    .join('\n');
+}
+
+/** Control characters (newlines in a command) shown escaped, so a table row stays one line. */
+export function printable(s: string, max = 80): string {
+  const clean = s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+function planJson(plan: GcPlan): Record<string, unknown> {
+  return {
+    quarantine: plan.quarantine,
+    now: plan.now,
+    policy: { maxAgeDays: plan.maxAgeDays, maxBytes: plan.maxBytes },
+    restorableBytes: plan.restorableBytes,
+    eligibleBytes: plan.eligibleBytes,
+    eligible: plan.eligible.map((c) => ({ txid: c.txid, ts: c.ts, ageSeconds: c.ageMs === null ? null : Math.floor(c.ageMs / 1000), bytes: c.bytes, why: c.why })),
+    unfinished: plan.unfinished,
+    corruptRecords: plan.corrupt,
+  };
+}
+
+function policyLine(plan: GcPlan): string {
+  return `policy: older than ${plan.maxAgeDays} days, or oldest first while restorable transactions exceed ${formatBytes(plan.maxBytes)} (restorable now: ${formatBytes(plan.restorableBytes)})`;
+}
+
+function rowsFor(plan: GcPlan, status?: (txid: string) => string): string {
+  const head = ['TXID', 'AGE', 'SIZE', 'WHY', ...(status ? ['RESULT'] : [])];
+  const rows = plan.eligible.map((c) => [c.txid, formatAge(c.ageMs), formatBytes(c.bytes), c.why, ...(status ? [status(c.txid)] : [])]);
+  return table([head, ...rows], new Set([1, 2]));
+}
+
+export function runGc(opts: GcCliOptions, ctx: CommandContext): number {
+  const config = loadConfig(ctx.env, ctx.cwd);
+  const ws = discoverWorkspace(config);
+  for (const w of ws.warnings) ctx.io.stderr(`warning: ${w}\n`);
+  const place = { root: ws.root, quarantine: ws.quarantine };
+  let plan: GcPlan;
+  try {
+    plan = planGc(place);
+  } catch (err) {
+    ctx.io.stderr(`agent-guard gc: ${(err as Error).message}\n`);
+    return EXIT.ERROR;
+  }
+  if (!opts.execute) {
+    if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, executed: false, ...planJson(plan) }) + '\n');
+    else {
+      const lines = [policyLine(plan)];
+      if (plan.eligible.length === 0) lines.push('nothing to purge');
+      else {
+        lines.push(`dry run: ${plan.eligible.length} transaction(s), ${formatBytes(plan.eligibleBytes)} would be purged (nothing has been removed)`, rowsFor(plan));
+      }
+      if (plan.unfinished.length > 0) lines.push(`${plan.unfinished.length} purged transaction(s) still have files (${formatBytes(plan.unfinished.reduce((n, u) => n + u.bytes, 0))}); gc --execute removes them`);
+      if (plan.eligible.length > 0 || plan.unfinished.length > 0) lines.push('run `agent-guard gc --execute` to purge');
+      ctx.io.stdout(lines.join('\n') + '\n');
+    }
+    if (plan.corrupt > 0 && !opts.json) ctx.io.stderr(`warning: ${plan.corrupt} unreadable manifest line(s) skipped\n`);
+    return EXIT.OK;
+  }
+  let out: GcOutcome;
+  try {
+    out = executeGc(place, plan, { session: config.session });
+  } catch (err) {
+    ctx.io.stderr(`agent-guard gc: ${(err as Error).message}\n`);
+    return EXIT.ERROR;
+  }
+  if (opts.json) {
+    ctx.io.stdout(
+      JSON.stringify({
+        version: 1,
+        executed: true,
+        ...planJson(plan),
+        purged: out.purged.map((c) => ({ txid: c.txid, bytes: c.bytes, why: c.why })),
+        finished: out.finished,
+        failed: out.failed,
+        freedBytes: out.freedBytes,
+      }) + '\n',
+    );
+  } else {
+    const done = new Set(out.purged.map((c) => c.txid));
+    const lines = [policyLine(plan), `purged ${out.purged.length} transaction(s), ${formatBytes(out.freedBytes)} freed`];
+    if (plan.eligible.length > 0) lines.push(rowsFor(plan, (txid) => (done.has(txid) ? 'purged' : 'FAILED')));
+    if (out.finished.length > 0) lines.push(`finished the removal of ${out.finished.length} previously purged transaction(s)`);
+    ctx.io.stdout(lines.join('\n') + '\n');
+    for (const f of out.failed) ctx.io.stderr(`agent-guard gc: ${f.txid}: ${f.error}\n`);
+  }
+  return out.failed.length > 0 ? EXIT.ERROR : EXIT.OK;
+}

@@ -1,0 +1,93 @@
+// `agent-guard status [--json]`: the session mode, the workspace and its quarantine, transaction
+// counts and sizes, the latest transactions, and what gc would do now. Reads only.
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { discoverWorkspace } from '../probe/index.js';
+import { readMode } from '../recovery/mode.js';
+import { formatBytes, planGc, type GcPlan } from '../recovery/gc.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandContext } from '../cli.js';
+import { printable, table } from './gc.js';
+
+interface StatusOptions {
+  json?: boolean;
+}
+
+/** How many of the latest transactions are shown. */
+const RECENT = 10;
+
+export function configureStatus(program: Command, ctx: CommandContext): void {
+  program
+    .command('status')
+    .description('show the session mode, the quarantine, its transactions and what gc would do')
+    .option('--json', 'print the result as one JSON object')
+    .action((opts: StatusOptions) => {
+      ctx.exitCode = runStatus(opts, ctx);
+    });
+}
+
+export function runStatus(opts: StatusOptions, ctx: CommandContext): number {
+  const config = loadConfig(ctx.env, ctx.cwd);
+  const ws = discoverWorkspace(config);
+  for (const w of ws.warnings) ctx.io.stderr(`warning: ${w}\n`);
+  const place = { root: ws.root, quarantine: ws.quarantine };
+  let plan: GcPlan;
+  try {
+    plan = planGc(place);
+  } catch (err) {
+    ctx.io.stderr(`agent-guard status: ${(err as Error).message}\n`);
+    return EXIT.ERROR;
+  }
+  const mode = readMode(place, config.session);
+  const txs = plan.transactions;
+  const count = (...states: string[]): number => txs.filter((t) => states.includes(t.state)).length;
+  const counts = {
+    total: txs.length,
+    restorable: count('RESTORABLE', 'GC_ELIGIBLE'),
+    gcEligible: count('GC_ELIGIBLE'),
+    restored: count('RESTORED'),
+    purged: count('PURGED'),
+    failed: count('FAILED'),
+  };
+  const recent = txs.slice(-RECENT).reverse();
+  if (opts.json) {
+    ctx.io.stdout(
+      JSON.stringify({
+        version: 1,
+        session: config.session ?? 'default',
+        mode,
+        workspace: ws.root,
+        quarantine: ws.quarantine,
+        quarantineExists: plan.exists,
+        counts,
+        bytes: { quarantine: plan.quarantineBytes, restorable: plan.restorableBytes },
+        recent: recent.map((t) => ({ txid: t.txid, ts: t.ts, state: t.state, items: t.items.length, bytes: t.bytes, command: t.command })),
+        gc: { eligible: plan.eligible.length, bytes: plan.eligibleBytes, unfinished: plan.unfinished.length, policy: { maxAgeDays: plan.maxAgeDays, maxBytes: plan.maxBytes } },
+        corruptRecords: plan.corrupt,
+      }) + '\n',
+    );
+    return EXIT.OK;
+  }
+  const lines = [
+    table([
+      ['session', `${config.session ?? 'default'} (mode ${mode})`],
+      ['workspace', ws.root],
+      ['quarantine', `${ws.quarantine}${plan.exists ? '' : ' (not created yet)'}`],
+      ['size', `${formatBytes(plan.quarantineBytes)} in the quarantine, ${formatBytes(plan.restorableBytes)} restorable`],
+      ['transactions', `${counts.total} in all: ${counts.restorable} restorable${counts.gcEligible > 0 ? ` (${counts.gcEligible} eligible for gc)` : ''}, ${counts.restored} restored, ${counts.purged} purged, ${counts.failed} failed`],
+      [
+        'gc',
+        plan.eligible.length === 0
+          ? `nothing eligible (older than ${plan.maxAgeDays} days, or over ${formatBytes(plan.maxBytes)})`
+          : `${plan.eligible.length} transaction(s) eligible, ${formatBytes(plan.eligibleBytes)} (\`agent-guard gc\` shows them, \`gc --execute\` purges)`,
+      ],
+    ]),
+  ];
+  if (recent.length > 0) {
+    lines.push('', `latest ${recent.length} transaction(s), newest first:`);
+    lines.push(table([['TXID', 'STATE', 'ITEMS', 'SIZE', 'COMMAND'], ...recent.map((t) => [t.txid, t.state, String(t.items.length), formatBytes(t.bytes), printable(t.command ?? (t.snapshot ? '(snapshot)' : ''))])], new Set([2, 3])));
+  }
+  ctx.io.stdout(lines.join('\n') + '\n');
+  if (plan.corrupt > 0) ctx.io.stderr(`warning: ${plan.corrupt} unreadable manifest line(s) skipped\n`);
+  return EXIT.OK;
+}
