@@ -63,8 +63,10 @@ export function ensureQuarantine(q: QuarantinePlace, isIgnored: (dir: string) =>
   // A nested-repository marker: `git clean -fdx` / `-fdX` (single -f) skip nested repositories, so
   // the command the guard lets run after enumerating can never wipe the quarantine. (-ff, which
   // would remove it, is refused by rule 11a.)
+  // HEAD is written last, so it is what says the marker is complete: a process killed while making
+  // it leaves a `.git` without HEAD, which git does not take for a repository; the next run redoes it.
   const marker = path.join(q.quarantine, '.git');
-  if (!fs.existsSync(marker)) {
+  if (!fs.existsSync(path.join(marker, 'HEAD'))) {
     fs.mkdirSync(path.join(marker, 'objects'), { recursive: true, mode: 0o700 });
     fs.mkdirSync(path.join(marker, 'refs'), { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(marker, 'HEAD'), 'ref: refs/heads/main\n');
@@ -93,10 +95,22 @@ function typeOf(st: fs.Stats): Moved['type'] {
   return 'other';
 }
 
+function exists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function fsyncPath(p: string, dir: boolean): void {
   const fd = fs.openSync(p, dir ? fs.constants.O_RDONLY | fs.constants.O_DIRECTORY : fs.constants.O_RDONLY);
   try {
     fs.fsyncSync(fd);
+  } catch (err) {
+    // Some filesystems cannot sync a directory (EINVAL); its entries are as durable as they get.
+    if (!dir || (err as NodeJS.ErrnoException).code !== 'EINVAL') throw err;
   } finally {
     fs.closeSync(fd);
   }
@@ -111,12 +125,12 @@ function copyTree(src: string, dest: string): void {
     fs.mkdirSync(dest, { mode: st.mode & 0o7777 });
     for (const name of fs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name));
     fs.chmodSync(dest, st.mode & 0o7777);
-    fs.utimesSync(dest, st.atime, st.mtime);
+    fs.utimesSync(dest, st.atimeMs / 1000, st.mtimeMs / 1000);
     fsyncPath(dest, true);
   } else if (st.isFile()) {
     fs.copyFileSync(src, dest, fs.constants.COPYFILE_EXCL);
     fs.chmodSync(dest, st.mode & 0o7777);
-    fs.utimesSync(dest, st.atime, st.mtime);
+    fs.utimesSync(dest, st.atimeMs / 1000, st.mtimeMs / 1000);
     fsyncPath(dest, false);
   } else {
     throw Object.assign(new Error(`cannot copy special file ${src}`), { code: 'ENOTSUP' });
@@ -136,19 +150,32 @@ function sameTree(a: string, b: string): boolean {
 }
 
 /** Moves one entry. Same filesystem: one rename (O(1)). Across filesystems: copy, verify, and only
- *  then remove the source — the source is never lost before the copy is durable. */
-export function moveEntry(origin: string, dest: string): Moved['via'] {
+ *  then remove the source — the source is never lost before the copy is durable. With `staging` (a
+ *  free name in dest's directory), the copy is made there and renamed to `dest` once verified and
+ *  durable, so `dest` never holds a partial copy, even when the process is killed while copying. */
+export function moveEntry(origin: string, dest: string, staging?: string): Moved['via'] {
   try {
     fs.renameSync(origin, dest);
     return 'rename';
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
   }
+  const copy = staging ?? dest;
+  let placed = false;
   try {
-    copyTree(origin, dest);
-    if (!sameTree(origin, dest)) throw Object.assign(new Error(`the copy of ${origin} does not match it`), { code: 'EVERIFY' });
+    copyTree(origin, copy);
+    if (!sameTree(origin, copy)) throw Object.assign(new Error(`the copy of ${origin} does not match it`), { code: 'EVERIFY' });
+    if (copy !== dest) {
+      fs.renameSync(copy, dest);
+      placed = true;
+    }
+    fsyncPath(path.dirname(dest), true); // the name is durable before the source goes
   } catch (err) {
-    fs.rmSync(dest, { recursive: true, force: true }); // our own partial copy; the origin is untouched
+    try {
+      fs.rmSync(placed ? dest : copy, { recursive: true, force: true }); // our own copy; the origin is untouched
+    } catch {
+      // keep the error that matters
+    }
     throw err;
   }
   fs.rmSync(origin, { recursive: true, force: true });
@@ -215,8 +242,10 @@ export function relocate(q: QuarantinePlace, targets: readonly string[], ctx: Re
     let via: Moved['via'];
     try {
       fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
-      via = moveEntry(origin, dest);
+      via = moveEntry(origin, dest, path.join(path.dirname(dest), `.agent-guard-copy-${crypto.randomBytes(6).toString('hex')}`));
     } catch (err) {
+      // A copy put in place before removing the source failed: it is in the quarantine (restorable).
+      if (exists(dest)) res.moved.push({ origin, dest, type: fields.type, via: 'copy' });
       return fail(err, `${origin} could not be moved to the quarantine`);
     }
     res.moved.push({ origin, dest, type: fields.type, via });

@@ -131,6 +131,25 @@ function pathIsPlain(root: string, origin: string): boolean {
   return true;
 }
 
+/** Is everything at `a` also at `b` — same names, types, modes, link targets and bytes? What a move
+ *  across filesystems that was interrupted while removing its source leaves at the origin, next to
+ *  the complete copy in the quarantine. */
+function containedIn(a: string, b: string): boolean {
+  let sa: fs.Stats;
+  let sb: fs.Stats;
+  try {
+    sa = fs.lstatSync(a);
+    sb = fs.lstatSync(b);
+  } catch {
+    return false;
+  }
+  if ((sa.mode & 0o177777) !== (sb.mode & 0o177777)) return false; // type and permission bits
+  if (sa.isSymbolicLink()) return fs.readlinkSync(a) === fs.readlinkSync(b);
+  if (sa.isFile()) return sa.size === sb.size && fs.readFileSync(a).equals(fs.readFileSync(b));
+  if (!sa.isDirectory()) return false;
+  return fs.readdirSync(a).every((name) => containedIn(path.join(a, name), path.join(b, name)));
+}
+
 /** Moves back without ever replacing what appeared at the origin meanwhile: a file or link is
  *  hard-linked (EEXIST if taken) then unlinked from the quarantine; a directory is renamed (which
  *  fails on a non-empty one). */
@@ -178,7 +197,11 @@ export function restore(q: QuarantinePlace, txid: string, opts: { force?: boolea
       continue;
     }
     if (exists(item.origin)) {
-      if (!opts.force) {
+      // Only an intent, an origin and a complete copy: a move across filesystems was interrupted
+      // while removing its source. When nothing at the origin differs from the copy, finishing it
+      // loses nothing, and what is left at the origin is moved aside as --force would (never deleted).
+      const remnant = !item.completed && containedIn(item.origin, item.dest);
+      if (!opts.force && !remnant) {
         out.skipped.push({ origin: item.origin, reason: 'origin exists (use --force to restore over it; what is there is quarantined first)' });
         continue;
       }
@@ -191,7 +214,7 @@ export function restore(q: QuarantinePlace, txid: string, opts: { force?: boolea
         origin: encodePath(Buffer.from(path.relative(q.root, item.origin))),
         dest: encodePath(Buffer.from(path.relative(q.quarantine, aside))),
         type: 'other',
-        reason: `displaced by restore ${txid} --force`,
+        reason: remnant ? `remnant of an interrupted move, displaced by restore ${txid}` : `displaced by restore ${txid} --force`,
       };
       appendRecord(manifestPath(q), { kind: 'relocate-intent', ...fields });
       moveEntry(item.origin, aside);
