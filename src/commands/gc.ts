@@ -1,8 +1,7 @@
 // `agent-guard gc [--execute] [--json]`: the retention plan (default, changes nothing), or the purge
 // of what it marks (docs/gc.md).
+import { workspaceOf } from './place.js';
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { discoverWorkspace } from '../probe/index.js';
 import { executeGc, formatAge, formatBytes, planGc, type GcOutcome, type GcPlan } from '../recovery/gc.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../cli.js';
@@ -62,10 +61,7 @@ function rowsFor(plan: GcPlan, status?: (txid: string) => string): string {
 }
 
 export function runGc(opts: GcCliOptions, ctx: CommandContext): number {
-  const config = loadConfig(ctx.env, ctx.cwd);
-  const ws = discoverWorkspace(config);
-  for (const w of ws.warnings) ctx.io.stderr(`warning: ${w}\n`);
-  const place = { root: ws.root, quarantine: ws.quarantine };
+  const { config, place } = workspaceOf(ctx);
   let plan: GcPlan;
   try {
     plan = planGc(place);

@@ -1,7 +1,6 @@
 // `agent-guard mode [restrict|normal] [--reason TEXT] [--json]`: show or change the session's mode.
+import { workspaceOf } from './place.js';
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { discoverWorkspace } from '../probe/index.js';
 import { AuthorizationRequired, readMode, setMode } from '../recovery/mode.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../cli.js';
@@ -19,9 +18,7 @@ export function configureMode(program: Command, ctx: CommandContext): void {
 }
 
 export function runMode(change: string | undefined, opts: { reason: string; json?: boolean }, ctx: CommandContext): number {
-  const config = loadConfig(ctx.env, ctx.cwd);
-  const ws = discoverWorkspace(config);
-  const place = { root: ws.root, quarantine: ws.quarantine };
+  const { config, place } = workspaceOf(ctx);
   const print = (mode: string): void => {
     if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, session: config.session ?? 'default', mode }) + '\n');
     else ctx.io.stdout(`${config.session ?? 'default'}: ${mode}\n`);

@@ -1,7 +1,7 @@
 // `agent-guard restore list [--json]` and `agent-guard restore <txid> [--force] [--json]`.
+import { workspaceOf } from './place.js';
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { discoverWorkspace, gitRunner } from '../probe/index.js';
+import { gitRunner } from '../probe/index.js';
 import { listTransactions, restore, RestoreError } from '../recovery/restore.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../cli.js';
@@ -24,9 +24,7 @@ export function configureRestore(program: Command, ctx: CommandContext): void {
 }
 
 export function runRestore(target: string, opts: RestoreOptions, ctx: CommandContext): number {
-  const config = loadConfig(ctx.env, ctx.cwd);
-  const ws = discoverWorkspace(config);
-  const place = { root: ws.root, quarantine: ws.quarantine };
+  const { config, ws, place } = workspaceOf(ctx);
   if (target === 'list') {
     const { transactions, corrupt } = listTransactions(place);
     if (opts.json) {

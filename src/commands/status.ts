@@ -1,8 +1,7 @@
 // `agent-guard status [--json]`: the session mode, the workspace and its quarantine, transaction
 // counts and sizes, the latest transactions, and what gc would do now. Reads only.
+import { workspaceOf } from './place.js';
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { discoverWorkspace } from '../probe/index.js';
 import { readMode } from '../recovery/mode.js';
 import { formatBytes, planGc, type GcPlan } from '../recovery/gc.js';
 import { EXIT } from '../exit-codes.js';
@@ -27,10 +26,7 @@ export function configureStatus(program: Command, ctx: CommandContext): void {
 }
 
 export function runStatus(opts: StatusOptions, ctx: CommandContext): number {
-  const config = loadConfig(ctx.env, ctx.cwd);
-  const ws = discoverWorkspace(config);
-  for (const w of ws.warnings) ctx.io.stderr(`warning: ${w}\n`);
-  const place = { root: ws.root, quarantine: ws.quarantine };
+  const { config, ws, place } = workspaceOf(ctx);
   let plan: GcPlan;
   try {
     plan = planGc(place);
