@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 
 export interface SandboxResult {
   exitCode: number;
@@ -114,4 +114,36 @@ export function describeSandboxed(name: string, fn: () => void): void {
 // A single test that runs destructive commands (via runSandboxed).
 export function itSandboxed(name: string, fn: () => unknown, timeoutMs?: number): void {
   if (!standIn(name)) it(name, fn, timeoutMs);
+}
+
+/** The writable area of a sandboxed test file and a canary outside it: made before the file's
+ *  tests, removed after them, and the canary's content asserted unchanged (it must survive every
+ *  destructive command the tests run). */
+export function useSandboxArea(prefix: string): { rw: () => string; canary: () => string } {
+  let rw = '';
+  let canary = '';
+  beforeAll(() => {
+    rw = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`)));
+    canary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-canary-')));
+    fs.writeFileSync(path.join(canary, 'keep.txt'), 'canary\n');
+  });
+  afterAll(() => {
+    const intact = fs.readdirSync(canary).join(',') === 'keep.txt' && fs.readFileSync(path.join(canary, 'keep.txt'), 'utf8') === 'canary\n';
+    fs.rmSync(rw, { recursive: true, force: true });
+    fs.rmSync(canary, { recursive: true, force: true });
+    if (!intact) throw new Error('the canary outside the sandbox area was changed');
+  });
+  return { rw: () => rw, canary: () => canary };
+}
+
+/** Runs the built CLI inside the sandbox; `json` is its parsed stdout, or null. */
+export function runGuardSandboxed(rw: string, bin: string, args: string[], opts: SandboxOptions): SandboxResult & { json: any } {
+  const r = runSandboxed(rw, [process.execPath, bin, ...args], opts);
+  let json: any = null;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = null;
+  }
+  return { ...r, json };
 }

@@ -1,40 +1,20 @@
 // Bad input to restore: clear errors, nothing lost. Inside the sandbox (restore moves files).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { describeSandboxed, itSandboxed, runSandboxed } from '../helpers/sandbox.js';
+import { expect } from 'vitest';
+import { describeSandboxed, itSandboxed, runGuardSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 
-let rw: string;
-let canary: string;
-beforeAll(() => {
-  rw = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-badinput-')));
-  canary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-canary-')));
-  fs.writeFileSync(path.join(canary, 'keep.txt'), 'canary\n');
-});
-afterAll(() => {
-  expect(fs.readdirSync(canary)).toEqual(['keep.txt']);
-  expect(fs.readFileSync(path.join(canary, 'keep.txt'), 'utf8')).toBe('canary\n');
-  fs.rmSync(rw, { recursive: true, force: true });
-  fs.rmSync(canary, { recursive: true, force: true });
-});
+const area = useSandboxArea('ag-badinput');
 
 function setup(name: string) {
-  const ws = path.join(rw, name, 'ws');
+  const ws = path.join(area.rw(), name, 'ws');
   fs.mkdirSync(ws, { recursive: true });
   expect(spawnSync('git', ['init', '-q'], { cwd: ws }).status).toBe(0);
-  const env = { HOME: path.join(rw, name) };
+  const env = { HOME: path.join(area.rw(), name) };
   const cli = (args: string[]) => {
-    const r = runSandboxed(rw, [process.execPath, BIN, ...args], { cwd: ws, env });
-    let json: any = null;
-    try {
-      json = JSON.parse(r.stdout);
-    } catch {
-      json = null;
-    }
-    return { ...r, json };
+    return runGuardSandboxed(area.rw(), BIN, args, { cwd: ws, env });
   };
   return { ws, cli };
 }
@@ -71,11 +51,11 @@ describeSandboxed('restore with bad input', () => {
     const c = cli(['check', '--enforce', '--json', '--', 'rm f.txt']);
     const txid: string = c.json.compensations[0].txid;
     // A forged record pointing the quarantined file at the canary outside the workspace.
-    const escape = path.relative(ws, path.join(canary, 'planted.txt'));
+    const escape = path.relative(ws, path.join(area.canary(), 'planted.txt'));
     const rec = { v: 1, kind: 'relocate', ts: new Date().toISOString(), txid, session: null, pid: 1, origin: { path: escape, pathB64: Buffer.from(escape).toString('base64') }, dest: { path: `${txid}/f.txt`, pathB64: Buffer.from(`${txid}/f.txt`).toString('base64') }, type: 'file' };
     fs.appendFileSync(path.join(ws, '.agent-trash/manifest.jsonl'), JSON.stringify(rec) + '\n');
     const r = cli(['restore', txid, '--json']);
     expect(r.json.skipped.some((s: any) => /outside the workspace/.test(s.reason))).toBe(true);
-    expect(fs.existsSync(path.join(canary, 'planted.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(area.canary(), 'planted.txt'))).toBe(false);
   });
 });

@@ -1,43 +1,24 @@
 // delete, mode, and the audit log, through the built CLI inside the read-only sandbox.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { describeSandboxed, itSandboxed, runSandboxed } from '../helpers/sandbox.js';
+import { expect } from 'vitest';
+import { describeSandboxed, itSandboxed, runGuardSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { readRecords } from '../../src/recovery/records.js';
 
-let rw: string;
-let canary: string;
-beforeAll(() => {
-  rw = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-commands-')));
-  canary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-canary-')));
-  fs.writeFileSync(path.join(canary, 'keep.txt'), 'canary\n');
-});
-afterAll(() => {
-  expect(fs.readFileSync(path.join(canary, 'keep.txt'), 'utf8')).toBe('canary\n');
-  fs.rmSync(rw, { recursive: true, force: true });
-  fs.rmSync(canary, { recursive: true, force: true });
-});
+const area = useSandboxArea('ag-commands');
 
 function world(name: string): { ws: string; env: Record<string, string> } {
-  const ws = path.join(rw, name, 'home', 'ws');
+  const ws = path.join(area.rw(), name, 'home', 'ws');
   fs.mkdirSync(ws, { recursive: true });
-  const env = { HOME: path.join(rw, name, 'home'), GIT_CONFIG_NOSYSTEM: '1', AGENT_GUARD_SESSION: 'agent-1' };
+  const env = { HOME: path.join(area.rw(), name, 'home'), GIT_CONFIG_NOSYSTEM: '1', AGENT_GUARD_SESSION: 'agent-1' };
   expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
   return { ws, env };
 }
 
 function cli(w: { ws: string; env: Record<string, string> }, args: string[], extra: Record<string, string> = {}) {
-  const r = runSandboxed(rw, [process.execPath, BIN, ...args], { cwd: w.ws, env: { ...w.env, ...extra } });
-  let json: any = null;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    json = null;
-  }
-  return { ...r, json };
+  return runGuardSandboxed(area.rw(), BIN, args, { cwd: w.ws, env: { ...w.env, ...extra } });
 }
 
 describeSandboxed('delete', () => {
@@ -56,7 +37,7 @@ describeSandboxed('delete', () => {
   itSandboxed('refuses what the policy refuses, and a pattern with no match, moving nothing', () => {
     const w = world('delete-refused');
     fs.writeFileSync(path.join(w.ws, 'x.txt'), 'x');
-    expect(cli(w, ['delete', 'x.txt', canary, '--json'])).toMatchObject({ exitCode: 2, json: { code: 'BLOCK_OUT_OF_WORKSPACE' } });
+    expect(cli(w, ['delete', 'x.txt', area.canary(), '--json'])).toMatchObject({ exitCode: 2, json: { code: 'BLOCK_OUT_OF_WORKSPACE' } });
     expect(cli(w, ['delete', '.git', '--json'])).toMatchObject({ exitCode: 2, json: { code: 'BLOCK_PROTECTED_PATH' } });
     expect(cli(w, ['delete', 'x.txt', '*.nothing', '--json'])).toMatchObject({ exitCode: 1, json: { error: 'no match' } });
     expect(fs.readFileSync(path.join(w.ws, 'x.txt'), 'utf8')).toBe('x');

@@ -4,24 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { describeSandboxed, itSandboxed, runSandboxed } from '../helpers/sandbox.js';
+import { expect } from 'vitest';
+import { describeSandboxed, itSandboxed, runGuardSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 
-let rw: string;
-let canary: string;
-beforeAll(() => {
-  rw = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-relocate-')));
-  canary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-canary-')));
-  fs.writeFileSync(path.join(canary, 'keep.txt'), 'canary\n');
-});
-afterAll(() => {
-  expect(fs.readFileSync(path.join(canary, 'keep.txt'), 'utf8')).toBe('canary\n');
-  fs.rmSync(rw, { recursive: true, force: true });
-  fs.rmSync(canary, { recursive: true, force: true });
-});
+const area = useSandboxArea('ag-relocate');
 
 interface World {
   ws: string;
@@ -31,7 +19,7 @@ interface World {
 
 /** A fresh workspace (git repo) in the writable area. */
 function world(name: string): World {
-  const home = path.join(rw, name, 'home');
+  const home = path.join(area.rw(), name, 'home');
   const ws = path.join(home, 'ws');
   fs.mkdirSync(ws, { recursive: true });
   const env = { HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' };
@@ -74,15 +62,8 @@ function snapshot(dir: string): string[] {
   return out;
 }
 
-function guard(w: World, args: string[]): { exitCode: number; json: any; stderr: string } {
-  const r = runSandboxed(rw, [process.execPath, BIN, ...args], { cwd: w.ws, env: w.env });
-  let json: any = null;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    json = null;
-  }
-  return { exitCode: r.exitCode, json, stderr: r.stderr };
+function guard(w: World, args: string[]) {
+  return runGuardSandboxed(area.rw(), BIN, args, { cwd: w.ws, env: w.env });
 }
 
 describeSandboxed('relocation', () => {
@@ -99,7 +80,7 @@ describeSandboxed('relocation', () => {
     expect(comp.skipped).toEqual([{ origin: path.join(w.ws, 'missing'), reason: 'missing' }]);
     expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(false);
     // The real command runs next and finds nothing: effect preserved.
-    expect(runSandboxed(rw, ['rm', '-rf', 'build', 'missing'], { cwd: w.ws }).exitCode).toBe(0);
+    expect(runSandboxed(area.rw(), ['rm', '-rf', 'build', 'missing'], { cwd: w.ws }).exitCode).toBe(0);
     // The quarantine stays out of git.
     expect(fs.readFileSync(path.join(w.ws, '.git/info/exclude'), 'utf8')).toContain('/.agent-trash/');
     const list = guard(w, ['restore', 'list', '--json']);
@@ -150,11 +131,11 @@ describeSandboxed('relocation', () => {
     fs.writeFileSync(path.join(w.ws, 'dir/f.txt'), 'x\n');
     const c = guard(w, ['check', '--enforce', '--json', '--', 'rm dir/f.txt']);
     fs.rmdirSync(path.join(w.ws, 'dir'));
-    fs.symlinkSync(canary, path.join(w.ws, 'dir'));
+    fs.symlinkSync(area.canary(), path.join(w.ws, 'dir'));
     const r = guard(w, ['restore', c.json.compensations[0].txid, '--json']);
     expect(r.json.restored).toEqual([]);
     expect(r.json.skipped).toHaveLength(1);
-    expect(fs.readdirSync(canary)).toEqual(['keep.txt']);
+    expect(fs.readdirSync(area.canary())).toEqual(['keep.txt']);
   });
 
   itSandboxed('blocks with RELOCATE_FAILED_STORAGE when the quarantine cannot take the target', () => {
@@ -162,8 +143,8 @@ describeSandboxed('relocation', () => {
     fs.mkdirSync(path.join(w.ws, 'build'));
     fs.writeFileSync(path.join(w.ws, 'build/x'), 'x\n');
     // Outside the writable area: read-only inside the sandbox.
-    const trash = path.join(canary, 'trash');
-    const c = runSandboxed(rw, [process.execPath, BIN, 'check', '--enforce', '--json', '--', 'rm -rf build'], { cwd: w.ws, env: { ...w.env, AGENT_GUARD_TRASH: trash } });
+    const trash = path.join(area.canary(), 'trash');
+    const c = runSandboxed(area.rw(), [process.execPath, BIN, 'check', '--enforce', '--json', '--', 'rm -rf build'], { cwd: w.ws, env: { ...w.env, AGENT_GUARD_TRASH: trash } });
     expect(c.exitCode).toBe(2);
     expect(JSON.parse(c.stdout)).toMatchObject({ decision: 'BLOCK', code: 'RELOCATE_FAILED_STORAGE' });
     expect(fs.readFileSync(path.join(w.ws, 'build/x'), 'utf8')).toBe('x\n');
@@ -190,7 +171,7 @@ describeSandboxed('relocation', () => {
     expect(c.exitCode).toBe(0);
     expect(c.json).toMatchObject({ decision: 'ALLOW', code: 'RELOCATE_VIA_CLEAN_ENUMERATE' });
     expect(c.json.compensations[0]).toMatchObject({ strategy: 'clean-enumerate', status: 'done' });
-    const real = runSandboxed(rw, ['git', 'clean', '-fdx'], { cwd: w.ws, env: w.env });
+    const real = runSandboxed(area.rw(), ['git', 'clean', '-fdx'], { cwd: w.ws, env: w.env });
     expect(real.exitCode).toBe(0);
     expect(fs.existsSync(path.join(w.ws, '.agent-trash/manifest.jsonl'))).toBe(true);
     const states = guard(w, ['restore', 'list', '--json']).json.transactions.map((t: any) => t.state);
@@ -213,7 +194,7 @@ describeSandboxed('relocation', () => {
     expect(comp).toMatchObject({ strategy: 'snapshot', status: 'done' });
     expect(comp.stash).toMatch(/^[0-9a-f]{40}$/);
     expect(git(['stash', 'list']).stdout).toContain(`agent-guard snapshot ${comp.txid}`);
-    expect(runSandboxed(rw, ['git', 'reset', '-q', '--hard'], { cwd: w.ws, env: w.env }).exitCode).toBe(0);
+    expect(runSandboxed(area.rw(), ['git', 'reset', '-q', '--hard'], { cwd: w.ws, env: w.env }).exitCode).toBe(0);
     expect(fs.readFileSync(path.join(w.ws, 'a.txt'), 'utf8')).toBe('committed\n');
     const back = guard(w, ['restore', comp.txid, '--json']);
     expect(back.exitCode).toBe(0);
