@@ -11,7 +11,6 @@ import { GuardError } from '../errors.js';
 import type { Mode } from '../policy/rules.js';
 import type { CommandContext } from '../cli.js';
 import { audit, compensate } from '../recovery/compensate.js';
-import { discoverWorkspace } from '../probe/index.js';
 import { readMode } from '../recovery/mode.js';
 
 export interface CheckOptions {
@@ -102,11 +101,15 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
     const cwd = path.resolve(ctx.cwd, opts.cwd ?? '.');
     if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError('BAD_CWD', `--cwd ${cwd} is not a directory`);
     const config = loadConfig(ctx.env, cwd);
-    // The session's stored mode can only be narrowed by --mode, never widened.
-    const ws = discoverWorkspace(config);
-    const stored = readMode({ root: ws.root, quarantine: ws.quarantine }, config.session);
-    const effective = mode === 'RESTRICTED' || stored === 'RESTRICTED' ? 'RESTRICTED' : 'NORMAL';
-    let r = decide({ command: text, config, mode: effective, ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}) });
+    const dialect = opts.dialect !== undefined ? { dialect: opts.dialect } : {};
+    let r = decide({ command: text, config, mode, ...dialect });
+    // The session's stored mode can only narrow --mode, never widen it. It matters only to a line
+    // with operations, so a line without any pays no workspace lookup.
+    if (mode === 'NORMAL' && r.workspace) {
+      if (readMode({ root: r.workspace.root, quarantine: r.workspace.quarantine }, config.session) === 'RESTRICTED') {
+        r = decide({ command: text, config, mode: 'RESTRICTED', ...dialect });
+      }
+    }
     if (opts.enforce) {
       r = compensate(r, text, config);
       if (r.ops.length > 0 && r.workspace) r = audit(r, text, config);

@@ -1,7 +1,6 @@
 // Relocation: the compensation for filesystem deletes. Each target moves into
 // `<quarantine>/<txid>/<path relative to the workspace>`, after a durable write-ahead intent, so the
 // command that runs next finds nothing and the user can get everything back (`restore`).
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
@@ -41,10 +40,15 @@ export interface RelocationContext {
 /** Errors that mean the quarantine cannot take more (never a reason to delete instead). */
 const STORAGE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EFBIG', 'EMLINK']);
 
+/** Random hex; node:crypto is loaded on first use, not at start-up (every check pays for start-up). */
+function randomHex(bytes: number): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex');
+}
+
 /** A transaction id that sorts by time and does not collide across concurrent agents. */
 export function newTxid(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return `${stamp}-${crypto.randomBytes(4).toString('hex')}`;
+  return `${stamp}-${randomHex(4)}`;
 }
 
 export function manifestPath(q: QuarantinePlace): string {
@@ -242,7 +246,7 @@ export function relocate(q: QuarantinePlace, targets: readonly string[], ctx: Re
     let via: Moved['via'];
     try {
       fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
-      via = moveEntry(origin, dest, path.join(path.dirname(dest), `.agent-guard-copy-${crypto.randomBytes(6).toString('hex')}`));
+      via = moveEntry(origin, dest, path.join(path.dirname(dest), `.agent-guard-copy-${randomHex(6)}`));
     } catch (err) {
       // A copy put in place before removing the source failed: it is in the quarantine (restorable).
       if (exists(dest)) res.moved.push({ origin, dest, type: fields.type, via: 'copy' });
