@@ -3,10 +3,11 @@
 // `rm -rf -- PATH...`, and what may go is relocated under one txid — never deleted outright, not
 // even a regenerable artifact.
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
 import { decide, explain } from '../engine.js';
 import { quoteArgv } from '../classifier/tokenize.js';
-import { discoverWorkspace, gitRunner } from '../probe/index.js';
+import { gitRunner } from '../probe/index.js';
+import { workspaceOf } from './place.js';
+import { isIgnoredPath } from '../probe/git.js';
 import { readMode } from '../recovery/mode.js';
 import { expandGlob } from '../recovery/glob.js';
 import { relocate } from '../recovery/quarantine.js';
@@ -32,7 +33,7 @@ export function configureDelete(program: Command, ctx: CommandContext): void {
 }
 
 export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandContext): number {
-  const config = { ...loadConfig(ctx.env, ctx.cwd), allowRegenerable: false };
+  const { config, ws, place } = workspaceOf(ctx, { allowRegenerable: false });
   const expanded = patterns.map((p) => expandGlob(p, config.cwd));
   const unmatched = patterns.filter((_, i) => expanded[i]!.length === 0);
   const paths = [...new Set(expanded.flat())];
@@ -41,8 +42,7 @@ export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandC
     out({ error: 'no match', patterns: unmatched }, `agent-guard delete: no match for ${unmatched.join(' ')}; nothing was moved`);
     return EXIT.ERROR;
   }
-  const ws = discoverWorkspace(config);
-  const mode = readMode({ root: ws.root, quarantine: ws.quarantine }, config.session);
+  const mode = readMode(place, config.session);
   const command = quoteArgv(['rm', '-rf', '--', ...paths]);
   const r = decide({ command, config, mode });
   if (r.decision !== 'RELOCATE') {
@@ -50,10 +50,9 @@ export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandC
     // BLOCK: refused. Anything else (the quarantine's own content, nothing to do) is not a safe delete.
     return r.decision === 'BLOCK' ? EXIT.BLOCK : EXIT.ERROR;
   }
-  const place = { root: ws.root, quarantine: ws.quarantine };
   const git = gitRunner(config.gitBinary, config.env);
   const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope' && t.physical !== null).map((t) => t.physical!));
-  const res = relocate(place, targets, { session: config.session, command: redact(`agent-guard delete ${quoteArgv(patterns)}${opts.reason ? ` # ${opts.reason}` : ''}`), cwd: config.cwd }, (dir) => git.run(['check-ignore', '-q', '--', dir], ws.root).status === 0);
+  const res = relocate(place, targets, { session: config.session, command: redact(`agent-guard delete ${quoteArgv(patterns)}${opts.reason ? ` # ${opts.reason}` : ''}`), cwd: config.cwd }, (dir) => isIgnoredPath(git, ws.root, dir));
   if (res.failure) {
     out({ decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message), txid: res.txid, moved: res.moved }, `BLOCK ${res.failure.code}: ${explain(res.failure.code, res.failure.message)}`);
     return EXIT.BLOCK;

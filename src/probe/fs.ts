@@ -70,6 +70,11 @@ export function entryType(p: string): EntryType {
   }
 }
 
+/** Is there an entry at `p` (the entry itself: a dangling symlink exists)? */
+export function exists(p: string): boolean {
+  return entryType(p) !== 'missing';
+}
+
 export function isEmptyDir(p: string): boolean {
   try {
     const d = fs.opendirSync(p);
@@ -87,7 +92,7 @@ export function isEmptyDir(p: string): boolean {
 export function findGitRoot(start: string): string | null {
   let dir = start;
   for (;;) {
-    if (entryType(path.posix.join(dir, '.git')) !== 'missing') return dir;
+    if (exists(path.posix.join(dir, '.git'))) return dir;
     const parent = path.posix.dirname(dir);
     if (parent === dir) return null;
     dir = parent;

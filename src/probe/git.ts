@@ -11,7 +11,7 @@ function spawnSync(cmd: string, args: readonly string[], opts: SpawnSyncOptionsW
 import type { SpawnSyncOptionsWithBufferEncoding, SpawnSyncReturns, spawnSync as SpawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Env } from '../config.js';
-import { entryType } from './fs.js';
+import { entryType, exists } from './fs.js';
 
 export interface GitRun {
   ok: boolean;
@@ -130,7 +130,7 @@ export function resetPreflight(git: GitRunner, cwd: string, globals: readonly st
   const collisions: string[] = [];
   const prefixes = new Set<string>();
   for (const rel of created) {
-    if (entryType(path.posix.join(toplevel, rel)) !== 'missing') {
+    if (exists(path.posix.join(toplevel, rel))) {
       collisions.push(rel);
       continue;
     }
@@ -172,6 +172,11 @@ export function ignoredUntracked(git: GitRunner, cwd: string, paths: readonly st
   const res = new Set<string>();
   for (const p of paths) if (entries.some((e) => p === e || p.startsWith(e + '/'))) res.add(p);
   return res;
+}
+
+/** Does an ignore rule already cover `p`? (The quarantine is kept out of git by one.) */
+export function isIgnoredPath(git: GitRunner, root: string, p: string): boolean {
+  return git.run(['check-ignore', '-q', '--', p], root).status === 0;
 }
 
 /** The alias's expansion as git would see it: the line's global options (`-c alias.x=…`, `-C`) apply. */

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Op, TargetSpec } from '../classifier/types.js';
-import { entryType, findGitRoot, isEmptyDir, physicalOf, realpathLoose, type EntryType } from './fs.js';
+import { entryType, exists, findGitRoot, isEmptyDir, physicalOf, realpathLoose, type EntryType } from './fs.js';
 import { cleanRequiresForce, enumerateClean, gitRunner, ignoredUntracked, isRef, resetPreflight, toplevelOf, type GitRunner } from './git.js';
 import { isWithin } from '../classifier/paths.js';
 
@@ -207,7 +207,7 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
     }
     if (op.kind === 'git-checkout' && g?.ambiguousRef !== undefined && dir !== null) {
       const name = g.ambiguousRef;
-      const onDisk = entryType(path.posix.resolve(realpathLoose(dir), name)) !== 'missing';
+      const onDisk = exists(path.posix.resolve(realpathLoose(dir), name));
       if (isRef(git, at, g.globals, name) || !onDisk) p.inert = true;
     }
     if (op.kind === 'fs-delete' && options.mode === 'RESTRICTED') {

@@ -4,7 +4,7 @@
 // (RELOCATE_VIA_CLEAN_ENUMERATE; the probe did the enumeration), git snapshots (SNAPSHOT_GIT_STASH).
 import type { Config } from '../config.js';
 import { explain, type CheckResult, type Compensation } from '../engine.js';
-import { gitRunner } from '../probe/git.js';
+import { gitRunner, isIgnoredPath } from '../probe/git.js';
 import { isWithin } from '../classifier/paths.js';
 import { auditPath, ensureQuarantine, relocate } from './quarantine.js';
 import { appendRecord } from './records.js';
@@ -34,7 +34,7 @@ export function compensate(r: CheckResult, command: string, config: Config): Che
   }
   const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
   const git = gitRunner(config.gitBinary, config.env);
-  const isIgnored = (dir: string): boolean => git.run(['check-ignore', '-q', '--', dir], place.root).status === 0;
+  const isIgnored = (dir: string): boolean => isIgnoredPath(git, place.root, dir);
   const compensations: Compensation[] = [];
   for (const { o, op } of needing) {
     if (o.code === 'SNAPSHOT_GIT_STASH') {
@@ -87,7 +87,7 @@ export function audit(r: CheckResult, command: string, config: Config): CheckRes
   const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
   try {
     const git = gitRunner(config.gitBinary, config.env);
-    ensureQuarantine(place, (dir) => git.run(['check-ignore', '-q', '--', dir], place.root).status === 0);
+    ensureQuarantine(place, (dir) => isIgnoredPath(git, place.root, dir));
     appendRecord(auditPath(place), {
       kind: 'decision',
       txid: (r.compensations.find((c) => typeof c.txid === 'string')?.txid as string | undefined) ?? null,

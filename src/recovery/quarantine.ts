@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
 import { isWithin } from '../classifier/paths.js';
+import { exists } from '../probe/fs.js';
 
 export interface QuarantinePlace {
   /** Physical workspace root. */
@@ -99,14 +100,6 @@ function typeOf(st: fs.Stats): Moved['type'] {
   return 'other';
 }
 
-function exists(p: string): boolean {
-  try {
-    fs.lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function fsyncPath(p: string, dir: boolean): void {
   const fd = fs.openSync(p, dir ? fs.constants.O_RDONLY | fs.constants.O_DIRECTORY : fs.constants.O_RDONLY);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { appendRecord, decodePath, encodePath, readRecords, type StoredRecord } from './records.js';
 import { manifestPath, moveEntry, newTxid, type QuarantinePlace } from './quarantine.js';
 import { isWithin } from '../classifier/paths.js';
+import { exists } from '../probe/fs.js';
 import type { GitRunner } from '../probe/git.js';
 import { applySnapshot } from './snapshot.js';
 
@@ -52,14 +53,6 @@ export class RestoreError extends Error {
 
 const TXID = /^\d{8}T\d{6}Z-[0-9a-f]{8}$/;
 
-function exists(p: string): boolean {
-  try {
-    fs.lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Every transaction in the manifest, oldest first; unreadable lines are reported, not fatal. */
 export function listTransactions(q: QuarantinePlace): { transactions: Transaction[]; corrupt: number } {
