@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeSandboxed, itSandboxed, runSandboxed } from '../helpers/sandbox.js';
+import { describeSandboxed, itSandboxed, runGuardSandboxed } from '../helpers/sandbox.js';
+import { listing as tree } from './fixtures/tree.js';
 import { BIN } from '../helpers/cli.js';
 import { appendRecord, encodePath, readRecords } from '../../src/recovery/records.js';
 import { auditPath, ensureQuarantine, manifestPath, newTxid, relocate, type QuarantinePlace } from '../../src/recovery/quarantine.js';
@@ -101,24 +102,6 @@ function du(dir: string): number {
   return n;
 }
 
-/** Every entry under dir: relative name, type, mode, link target or content hash. */
-function tree(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const name of fs.readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      const st = fs.lstatSync(p);
-      const rel = JSON.stringify(path.relative(dir, p));
-      if (st.isSymbolicLink()) out.push(`${rel} link ${fs.readlinkSync(p)}`);
-      else if (st.isDirectory()) {
-        out.push(`${rel} dir ${(st.mode & 0o7777).toString(8)}`);
-        walk(p);
-      } else out.push(`${rel} file ${(st.mode & 0o7777).toString(8)} ${crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex')}`);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 const eligibleOf = (plan: ReturnType<typeof planGc>): [string, string][] => plan.eligible.map((c) => [c.txid, c.why]);
 
@@ -215,15 +198,8 @@ describe('planGc (reads only)', () => {
   });
 });
 
-function cli(w: World, args: string[], extra: Record<string, string> = {}): { exitCode: number; stdout: string; stderr: string; json: any } {
-  const r = runSandboxed(rw, [process.execPath, BIN, ...args], { cwd: w.ws, env: { ...w.env, ...extra } });
-  let json: any = null;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    json = null;
-  }
-  return { ...r, json };
+function cli(w: World, args: string[], extra: Record<string, string> = {}) {
+  return runGuardSandboxed(rw, BIN, args, { cwd: w.ws, env: { ...w.env, ...extra } });
 }
 
 const read = (p: string): string => (fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : '');

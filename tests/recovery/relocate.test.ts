@@ -2,12 +2,12 @@
 // command runs and finds nothing, `restore` brings back a byte-identical tree. Everything outside
 // the test's temp directory is read-only while these run; a canary outside it must survive.
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runGuardSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { listing as snapshot, populate } from './fixtures/tree.js';
 
 const area = useSandboxArea('ag-relocate');
 
@@ -28,39 +28,6 @@ function world(name: string): World {
   return { ws, home, env };
 }
 
-/** A tree with everything a relocation must keep: modes, symlinks, empty dirs, odd names. */
-function populate(dir: string): void {
-  fs.mkdirSync(path.join(dir, 'sub/empty'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'a.txt'), 'alpha\n');
-  fs.writeFileSync(path.join(dir, 'run.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(dir, 'sub/secret'), crypto.randomBytes(4096), { mode: 0o600 });
-  fs.writeFileSync(path.join(dir, '-dash'), 'leading dash\n');
-  fs.writeFileSync(path.join(dir, 'new\nline'), 'newline in name\n');
-  fs.writeFileSync(path.join(dir, 'ünï cødé'), 'unicode\n');
-  fs.writeFileSync(path.join(dir, Buffer.from([0x62, 0x61, 0x64, 0xff]).toString('latin1')), 'latin1-named\n');
-  fs.symlinkSync('a.txt', path.join(dir, 'link-to-a'));
-  fs.symlinkSync('/nonexistent/target', path.join(dir, 'dangling'));
-  fs.chmodSync(path.join(dir, 'sub'), 0o750);
-}
-
-/** Every entry under dir: relative name, type, mode, link target or content hash. */
-function snapshot(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const name of fs.readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      const st = fs.lstatSync(p);
-      const rel = JSON.stringify(path.relative(dir, p));
-      if (st.isSymbolicLink()) out.push(`${rel} link ${fs.readlinkSync(p)}`);
-      else if (st.isDirectory()) {
-        out.push(`${rel} dir ${(st.mode & 0o7777).toString(8)}`);
-        walk(p);
-      } else out.push(`${rel} file ${(st.mode & 0o7777).toString(8)} ${crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex')}`);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 function guard(w: World, args: string[]) {
   return runGuardSandboxed(area.rw(), BIN, args, { cwd: w.ws, env: w.env });
