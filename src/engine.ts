@@ -18,6 +18,8 @@ export interface TargetResult {
   raw: string;
   path: string | null;
   physical: string | null;
+  /** The exact physical path in base64, when a name is not valid UTF-8 (`physical` is lossy then). */
+  physicalB64?: string;
   type: string;
   role?: 'scope';
 }
@@ -103,7 +105,7 @@ function opResult(p: ProbedOp, v: Verdict): OpResult {
     argv: o.argv,
     cwd: o.cwd,
     wrappers: o.wrappers,
-    targets: p.targets.map((t) => ({ raw: t.raw, path: t.path, physical: t.physical, type: t.type, ...(t.role ? { role: t.role } : {}) })),
+    targets: p.targets.map((t) => ({ raw: t.raw, path: t.path, physical: t.physical, ...(t.bytes ? { physicalB64: t.bytes.toString('base64') } : {}), type: t.type, ...(t.role ? { role: t.role } : {}) })),
     decision: v.decision,
     code: v.code,
     rule: v.rule,

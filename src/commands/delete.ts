@@ -2,6 +2,8 @@
 // expanded here (enumerate-then-act), every concrete path is decided by the same policy as
 // `rm -rf -- PATH...`, and what may go is relocated under one txid — never deleted outright, not
 // even a regenerable artifact.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { decide, explain } from '../engine.js';
 import { quoteArgv } from '../classifier/tokenize.js';
@@ -32,11 +34,37 @@ export function configureDelete(program: Command, ctx: CommandContext): void {
     });
 }
 
+/** The exact bytes of a path whose display form is lossy: its physical directory plus its own name
+ *  as bytes (a name that is not UTF-8 cannot be resolved through the display form). */
+function exactIn(physicalShown: string, abs: Buffer): Buffer {
+  const slash = abs.lastIndexOf(0x2f);
+  const name = abs.subarray(slash + 1);
+  try {
+    const parent = fs.realpathSync(slash === 0 ? Buffer.from('/') : abs.subarray(0, slash), { encoding: 'buffer' });
+    return Buffer.concat([parent, Buffer.from(parent.length === 1 ? '' : '/'), name]);
+  } catch {
+    return Buffer.from(physicalShown);
+  }
+}
+
 export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandContext): number {
   const { config, ws, place } = workspaceOf(ctx, { allowRegenerable: false });
   const expanded = patterns.map((p) => expandGlob(p, config.cwd));
   const unmatched = patterns.filter((_, i) => expanded[i]!.length === 0);
-  const paths = [...new Set(expanded.flat())];
+  const paths = [...new Set(expanded.flat().map((e) => e.path))];
+  // Names that are not UTF-8: the policy judges the display form, the relocation moves the bytes.
+  // Two names that read the same would be one path to the policy: refused rather than guessed.
+  const exact = new Map<string, Buffer>();
+  for (const e of expanded.flat()) {
+    const key = path.posix.resolve(config.cwd, e.path);
+    const prev = exact.get(key);
+    const abs = e.bytes[0] === 0x2f ? e.bytes : Buffer.concat([Buffer.from(config.cwd.endsWith('/') ? config.cwd : `${config.cwd}/`), e.bytes]);
+    if (prev && !prev.equals(abs)) {
+      ctx.io.stderr(`agent-guard delete: two names read as ${JSON.stringify(e.path)} (bytes that are not UTF-8); nothing was moved — rename them first\n`);
+      return EXIT.ERROR;
+    }
+    exact.set(key, abs);
+  }
   const out = (o: object, text: string): void => ctx.io[opts.json ? 'stdout' : 'stderr'](opts.json ? JSON.stringify({ version: 1, ...o }) + '\n' : text + '\n');
   if (unmatched.length > 0) {
     out({ error: 'no match', patterns: unmatched }, `agent-guard delete: no match for ${unmatched.join(' ')}; nothing was moved`);
@@ -51,7 +79,17 @@ export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandC
     return r.decision === 'BLOCK' ? EXIT.BLOCK : EXIT.ERROR;
   }
   const git = gitRunner(config.gitBinary, config.env);
-  const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope' && t.physical !== null).map((t) => t.physical!));
+  const targets = r.ops.flatMap((o) =>
+    o.targets
+      .filter((t) => t.role !== 'scope' && t.physical !== null)
+      .map((t) => {
+        const bytes = t.path !== null ? exact.get(t.path) : undefined;
+        // A display form with a replacement character names no file: move the exact bytes (their
+        // directory resolved physically, as the policy's facts were).
+        if (bytes && t.physical!.includes('\uFFFD') && !Buffer.from(t.physical!).equals(bytes)) return exactIn(t.physical!, bytes);
+        return t.physical!;
+      }),
+  );
   const res = relocate(place, targets, { session: config.session, command: redact(`agent-guard delete ${quoteArgv(patterns)}${opts.reason ? ` # ${opts.reason}` : ''}`), cwd: config.cwd }, (dir) => isIgnoredPath(git, ws.root, dir));
   if (res.failure) {
     out({ decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message), txid: res.txid, moved: res.moved }, `BLOCK ${res.failure.code}: ${explain(res.failure.code, res.failure.message)}`);

@@ -9,6 +9,14 @@ import type { CommandContext } from '../cli.js';
 interface GcCliOptions {
   json?: boolean;
   execute?: boolean;
+  maxAgeDays?: string;
+  maxBytes?: string;
+}
+
+/** A non-negative whole number given on the command line, or an error message. */
+function count(name: string, v: string | undefined): number | undefined | string {
+  if (v === undefined) return undefined;
+  return /^\d+$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : `${name} must be a whole number of ${name === '--max-bytes' ? 'bytes' : 'days'}, not ${JSON.stringify(v)}`;
 }
 
 export function configureGc(program: Command, ctx: CommandContext): void {
@@ -16,6 +24,8 @@ export function configureGc(program: Command, ctx: CommandContext): void {
     .command('gc')
     .description('show which quarantined transactions the retention policy marks (30 days, 5 GiB), or purge them with --execute')
     .option('--execute', 'purge the eligible transactions (records first; removes only <quarantine>/<txid> directories)')
+    .option('--max-age-days <days>', 'retention period for this run (default 30)')
+    .option('--max-bytes <bytes>', 'cap on the restorable total for this run (default 5 GiB)')
     .option('--json', 'print the result as one JSON object')
     .action((opts: GcCliOptions) => {
       ctx.exitCode = runGc(opts, ctx);
@@ -46,6 +56,7 @@ function planJson(plan: GcPlan): Record<string, unknown> {
     eligibleBytes: plan.eligibleBytes,
     eligible: plan.eligible.map((c) => ({ txid: c.txid, ts: c.ts, ageSeconds: c.ageMs === null ? null : Math.floor(c.ageMs / 1000), bytes: c.bytes, why: c.why })),
     unfinished: plan.unfinished,
+    staging: plan.staging.map((c) => ({ txid: c.txid, path: c.path, bytes: c.bytes })),
     corruptRecords: plan.corrupt,
   };
 }
@@ -62,9 +73,17 @@ function rowsFor(plan: GcPlan, status?: (txid: string) => string): string {
 
 export function runGc(opts: GcCliOptions, ctx: CommandContext): number {
   const { config, place } = workspaceOf(ctx);
+  const maxAgeDays = count('--max-age-days', opts.maxAgeDays);
+  const maxBytes = count('--max-bytes', opts.maxBytes);
+  for (const bad of [maxAgeDays, maxBytes]) {
+    if (typeof bad === 'string') {
+      ctx.io.stderr(`agent-guard gc: ${bad}\n`);
+      return EXIT.ERROR;
+    }
+  }
   let plan: GcPlan;
   try {
-    plan = planGc(place);
+    plan = planGc(place, { ...(maxAgeDays !== undefined ? { maxAgeDays: maxAgeDays as number } : {}), ...(maxBytes !== undefined ? { maxBytes: maxBytes as number } : {}) });
   } catch (err) {
     ctx.io.stderr(`agent-guard gc: ${(err as Error).message}\n`);
     return EXIT.ERROR;
@@ -78,7 +97,8 @@ export function runGc(opts: GcCliOptions, ctx: CommandContext): number {
         lines.push(`dry run: ${plan.eligible.length} transaction(s), ${formatBytes(plan.eligibleBytes)} would be purged (nothing has been removed)`, rowsFor(plan));
       }
       if (plan.unfinished.length > 0) lines.push(`${plan.unfinished.length} purged transaction(s) still have files (${formatBytes(plan.unfinished.reduce((n, u) => n + u.bytes, 0))}); gc --execute removes them`);
-      if (plan.eligible.length > 0 || plan.unfinished.length > 0) lines.push('run `agent-guard gc --execute` to purge');
+      if (plan.staging.length > 0) lines.push(`${plan.staging.length} partial copy(ies) left by interrupted moves (${formatBytes(plan.staging.reduce((n, c) => n + c.bytes, 0))}); gc --execute removes them (the originals were never removed)`);
+      if (plan.eligible.length > 0 || plan.unfinished.length > 0 || plan.staging.length > 0) lines.push('run `agent-guard gc --execute` to purge');
       ctx.io.stdout(lines.join('\n') + '\n');
     }
     if (plan.corrupt > 0 && !opts.json) ctx.io.stderr(`warning: ${plan.corrupt} unreadable manifest line(s) skipped\n`);
@@ -99,6 +119,7 @@ export function runGc(opts: GcCliOptions, ctx: CommandContext): number {
         ...planJson(plan),
         purged: out.purged.map((c) => ({ txid: c.txid, bytes: c.bytes, why: c.why })),
         finished: out.finished,
+        stagingRemoved: out.staging.map((c) => ({ txid: c.txid, path: c.path, bytes: c.bytes })),
         failed: out.failed,
         freedBytes: out.freedBytes,
       }) + '\n',
@@ -108,6 +129,7 @@ export function runGc(opts: GcCliOptions, ctx: CommandContext): number {
     const lines = [policyLine(plan), `purged ${out.purged.length} transaction(s), ${formatBytes(out.freedBytes)} freed`];
     if (plan.eligible.length > 0) lines.push(rowsFor(plan, (txid) => (done.has(txid) ? 'purged' : 'FAILED')));
     if (out.finished.length > 0) lines.push(`finished the removal of ${out.finished.length} previously purged transaction(s)`);
+    if (out.staging.length > 0) lines.push(`removed ${out.staging.length} partial copy(ies) left by interrupted moves`);
     ctx.io.stdout(lines.join('\n') + '\n');
     for (const f of out.failed) ctx.io.stderr(`agent-guard gc: ${f.txid}: ${f.error}\n`);
   }

@@ -57,7 +57,7 @@ export function runStatus(opts: StatusOptions, ctx: CommandContext): number {
         quarantineExists: plan.exists,
         counts,
         bytes: { quarantine: plan.quarantineBytes, restorable: plan.restorableBytes },
-        recent: recent.map((t) => ({ txid: t.txid, ts: t.ts, state: t.state, items: t.items.length, bytes: t.bytes, command: t.command })),
+        recent: recent.map((t) => ({ txid: t.txid, ts: t.ts, state: t.state, items: t.itemCount, bytes: t.bytes, command: t.command })),
         gc: { eligible: plan.eligible.length, bytes: plan.eligibleBytes, unfinished: plan.unfinished.length, policy: { maxAgeDays: plan.maxAgeDays, maxBytes: plan.maxBytes } },
         corruptRecords: plan.corrupt,
       }) + '\n',
@@ -81,7 +81,7 @@ export function runStatus(opts: StatusOptions, ctx: CommandContext): number {
   ];
   if (recent.length > 0) {
     lines.push('', `latest ${recent.length} transaction(s), newest first:`);
-    lines.push(table([['TXID', 'STATE', 'ITEMS', 'SIZE', 'COMMAND'], ...recent.map((t) => [t.txid, t.state, String(t.items.length), formatBytes(t.bytes), printable(t.command ?? (t.snapshot ? '(snapshot)' : ''))])], new Set([2, 3])));
+    lines.push(table([['TXID', 'STATE', 'ITEMS', 'SIZE', 'COMMAND'], ...recent.map((t) => [t.txid, t.state, String(t.itemCount), formatBytes(t.bytes), printable(t.command ?? (t.snapshot ? '(snapshot)' : ''))])], new Set([2, 3])));
   }
   ctx.io.stdout(lines.join('\n') + '\n');
   if (plan.corrupt > 0) ctx.io.stderr(`warning: ${plan.corrupt} unreadable manifest line(s) skipped\n`);

@@ -58,20 +58,22 @@ export function physicalOf(joined: string, follows: boolean): string {
   return path.posix.join(realpathLoose(path.posix.dirname(trimmed)), base);
 }
 
-export function entryType(p: string): EntryType {
+export function entryType(p: string | Buffer): EntryType {
+  let st: fs.Stats | undefined;
   try {
-    const st = fs.lstatSync(p);
-    if (st.isSymbolicLink()) return 'symlink';
-    if (st.isDirectory()) return 'dir';
-    if (st.isFile()) return 'file';
-    return 'other';
+    st = fs.lstatSync(p, { throwIfNoEntry: false });
   } catch {
-    return 'missing';
+    return 'missing'; // ENOTDIR, EACCES, ENAMETOOLONG …: nothing reachable there
   }
+  if (!st) return 'missing';
+  if (st.isSymbolicLink()) return 'symlink';
+  if (st.isDirectory()) return 'dir';
+  if (st.isFile()) return 'file';
+  return 'other';
 }
 
 /** Is there an entry at `p` (the entry itself: a dangling symlink exists)? */
-export function exists(p: string): boolean {
+export function exists(p: string | Buffer): boolean {
   return entryType(p) !== 'missing';
 }
 

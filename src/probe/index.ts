@@ -1,5 +1,6 @@
 // The probe: reads what the policy needs from the filesystem and from git (never writing anything),
 // and turns the classifier's lexical facts into physical ones.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Op, TargetSpec } from '../classifier/types.js';
@@ -36,6 +37,9 @@ export interface Workspace {
 
 export interface TargetFacts extends TargetSpec {
   physical: string | null;
+  /** The exact physical path when a name is not valid UTF-8 (`physical` is then its lossy display
+   *  form, good for the policy's location facts but not for touching the entry). */
+  bytes?: Buffer;
   type: EntryType;
   insideWorkspace: boolean;
   isWorkspaceRoot: boolean;
@@ -67,6 +71,21 @@ export interface ProbedOp {
 }
 
 let systemRootsCache: readonly string[] | undefined;
+/** `<base>/<rel>` with its directory resolved physically, as bytes (`rel` may end with a slash, as
+ *  git prints directories); null when the directory cannot be resolved. */
+function exactPhysical(base: string, rel: Buffer): Buffer | null {
+  let end = rel.length;
+  while (end > 0 && rel[end - 1] === 0x2f) end--;
+  const full = Buffer.concat([Buffer.from(base.endsWith('/') ? base : `${base}/`), rel.subarray(0, end)]);
+  const slash = full.lastIndexOf(0x2f);
+  try {
+    const parent = fs.realpathSync(slash === 0 ? Buffer.from('/') : full.subarray(0, slash), { encoding: 'buffer' });
+    return Buffer.concat([parent, parent.length === 1 ? Buffer.alloc(0) : Buffer.from('/'), full.subarray(slash + 1)]);
+  } catch {
+    return null;
+  }
+}
+
 /** The protected roots, lexically and physically. System directories do not move while a process
  *  runs, so they are resolved once per process (a realpath of a missing root costs a throw). */
 function systemRoots(): readonly string[] {
@@ -173,15 +192,23 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
       if (e.ok) {
         for (const raw of e.remove) {
           const rel = raw.toString('utf8');
+          let exact: Buffer | null = null;
           if (!Buffer.from(rel, 'utf8').equals(raw)) {
-            // Not valid UTF-8: the path cannot be carried through exactly yet, and a target that
-            // cannot be relocated must not be cleaned.
-            op.undeterminable = { reason: 'git-clean-unsupported', detail: `git clean would remove a path whose name is not valid UTF-8 (${JSON.stringify(rel)})` };
-            break;
+            // Not valid UTF-8: the policy judges the lossy form (its directories are what decide the
+            // location facts), and the compensation moves the exact bytes.
+            exact = exactPhysical(realpathLoose(dir), raw);
+            if (exact === null) {
+              op.undeterminable = { reason: 'git-clean-unsupported', detail: `git clean would remove a path whose name is not valid UTF-8 and whose directory cannot be resolved (${JSON.stringify(rel)})` };
+              break;
+            }
           }
           const joined = path.posix.join(realpathLoose(dir), rel);
           const spec: TargetSpec = { raw: rel, path: path.posix.resolve(joined), joined, glob: false, followsLink: false };
           const facts = targetFacts(spec, ws, config.artifacts);
+          if (exact !== null) {
+            facts.bytes = exact;
+            facts.type = entryType(exact);
+          }
           // The quarantine is never a target: git clean -x would list it, the guard keeps it.
           if (facts.isQuarantineControl || facts.inQuarantine || isWithin(ws.quarantine, facts.physical ?? '')) {
             quarantineExcluded = true;

@@ -47,7 +47,7 @@ export function compensate(r: CheckResult, command: string, config: Config): Che
     }
     const targets = o.targets
       .filter((t) => t.role !== 'scope' && t.physical !== null && !isWithin(t.physical, place.quarantine))
-      .map((t) => t.physical!);
+      .map((t) => (t.physicalB64 !== undefined ? Buffer.from(t.physicalB64, 'base64') : t.physical!));
     const res = relocate(place, targets, { session: config.session, command: redact(command), cwd: config.cwd }, isIgnored);
     compensations.push({
       strategy: o.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' ? 'clean-enumerate' : 'relocate',

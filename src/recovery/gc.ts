@@ -5,9 +5,11 @@
 // symlink), and never touches the manifest, the audit log, or anything else in the quarantine.
 import fs from 'node:fs';
 import path from 'node:path';
-import { appendRecord } from './records.js';
-import { auditPath, manifestPath, type QuarantinePlace } from './quarantine.js';
+import { appendRecord, encodePath } from './records.js';
+import { bdirname, bIsWithin, bjoin, brelative } from './bpath.js';
+import { auditPath, manifestPath, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { listTransactions, type Transaction } from './restore.js';
+import { INDEX_FILE, itemDest, loadFolded, tx, type Folded } from './txindex.js';
 
 /** Retention period: a restorable transaction older than this is eligible. */
 export const GC_MAX_AGE_DAYS = 30;
@@ -62,13 +64,82 @@ export interface GcPlan {
   eligibleBytes: number;
   /** Bytes held by restorable transactions (eligible ones included). */
   restorableBytes: number;
-  /** Bytes of everything in the quarantine (records, session files and markers included). */
+  /** Bytes of everything in the quarantine (records, session files and markers included; the
+   *  transaction index, a cache, excluded). */
   quarantineBytes: number;
   /** PURGED transactions whose directory is still there (a removal that did not finish): removed
    *  again by `gc --execute`, without new records. */
   unfinished: { txid: string; bytes: number }[];
+  /** Partial copies left by a move across filesystems that was killed mid-copy
+   *  (`.agent-guard-copy-*` next to an entry whose move has only its intent), once the process that
+   *  made them is gone or a day has passed: the origin still holds the data. Removed by
+   *  `gc --execute` (audited), never counted as a transaction's content. */
+  staging: StagingCopy[];
   /** Unreadable manifest lines (skipped). */
   corrupt: number;
+}
+
+export interface StagingCopy {
+  txid: string;
+  /** Display path (lossy for names that are not UTF-8) and the exact bytes in base64. */
+  path: string;
+  pathB64: string;
+  bytes: number;
+}
+
+/** The prefix of a staging copy's name (quarantine.ts). */
+const STAGING_PREFIX = 'agent-guard-copy-';
+
+/** A staging copy is abandoned a day after its transaction started even if the pid is in use again. */
+const STAGING_GRACE_MS = DAY_MS;
+
+function processGone(pid: number | null): boolean {
+  if (pid === null || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Staging copies next to the intent-only entries of the transactions (targeted: only the
+ *  directories those entries were being copied into are read). */
+function findStaging(q: QuarantinePlace, folded: Folded, nowMs: number): StagingCopy[] {
+  const out: StagingCopy[] = [];
+  const quarantineB = Buffer.from(q.quarantine);
+  for (const row of folded.txs.values()) {
+    const txid = tx.txid(row);
+    const pending = tx.items(row).filter((it) => it[3] === 0);
+    if (pending.length === 0) continue;
+    const started = Date.parse(tx.ts(row));
+    if (!processGone(tx.pid(row)) && !(Number.isFinite(started) && nowMs - started > STAGING_GRACE_MS)) continue;
+    const dirs = new Map<string, Buffer>();
+    // An entry the transaction quarantined may itself be named like a staging copy: never a candidate.
+    const own = new Set(tx.items(row).map((it) => bjoin(quarantineB, it[5] !== undefined ? Buffer.from(it[5], 'base64') : Buffer.from(itemDest(txid, it))).toString('base64')));
+    for (const it of pending) {
+      const dest = it[5] !== undefined ? Buffer.from(it[5], 'base64') : Buffer.from(itemDest(txid, it));
+      const dir = bdirname(bjoin(quarantineB, dest));
+      dirs.set(dir.toString('base64'), dir);
+    }
+    for (const dir of dirs.values()) {
+      let names: Buffer[];
+      try {
+        names = fs.readdirSync(dir, { encoding: 'buffer' });
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        if (!name.subarray(1).toString('latin1').startsWith(STAGING_PREFIX) || name[0] !== 0x2e) continue;
+        const p = bjoin(dir, name);
+        if (own.has(p.toString('base64'))) continue;
+        const st = lstatOrNull(p);
+        if (!st) continue;
+        out.push({ txid, path: p.toString('utf8'), pathB64: p.toString('base64'), bytes: st.size + (st.isDirectory() ? treeBytes(p) : 0) });
+      }
+    }
+  }
+  return out;
 }
 
 export interface GcOutcome {
@@ -77,6 +148,8 @@ export interface GcOutcome {
   finished: { txid: string; bytes: number }[];
   failed: { txid: string; recorded: boolean; error: string }[];
   freedBytes: number;
+  /** Staging copies removed. */
+  staging: StagingCopy[];
 }
 
 function lstatOrNull(p: string | Buffer): fs.Stats | null {
@@ -130,34 +203,49 @@ function threshold(name: string, value: number | undefined, fallback: number): n
 
 /** The quarantine's top-level entries: the size of each (entry included) and which are txid
  *  directories (real directories, not links, named like a txid). */
-function usage(quarantine: string): { exists: boolean; total: number; txDirs: Map<string, number> } {
+function usage(quarantine: string, folded: Folded): { exists: boolean; total: number; txDirs: Map<string, number>; names: Set<string> } {
   const txDirs = new Map<string, number>();
+  const names = new Set<string>();
   const st = lstatOrNull(quarantine);
-  if (!st) return { exists: false, total: 0, txDirs };
+  if (!st) return { exists: false, total: 0, txDirs, names };
   let total = 0;
-  let names: Buffer[];
+  // latin1: each byte of a name is one character, so names are exact without a Buffer each.
+  let entries: fs.Dirent[];
   try {
-    names = fs.readdirSync(quarantine, { encoding: 'buffer' });
+    entries = fs.readdirSync(quarantine, { encoding: 'latin1', withFileTypes: true });
   } catch {
-    return { exists: true, total: 0, txDirs };
+    return { exists: true, total: 0, txDirs, names };
   }
   const base = Buffer.from(quarantine.endsWith('/') ? quarantine : `${quarantine}/`);
-  for (const name of names) {
-    const p = Buffer.concat([base, name]);
+  for (const entry of entries) {
+    const text = entry.name;
+    names.add(text);
+    // The index is a cache of the records, rewritten by the very commands that measure: not counted.
+    if (text === INDEX_FILE || text.startsWith(`${INDEX_FILE}.tmp-`)) continue;
+    // A transaction directory's size (its own entry included) is cached in the index while its
+    // record count is unchanged: no walk, and no stat, for the thousands that do not change.
+    const row = entry.isDirectory() ? folded.txs.get(text) : undefined;
+    const cached = row ? tx.size(row) : null;
+    if (cached) {
+      total += cached.self + cached.bytes;
+      if (TXID_PATTERN.test(text)) txDirs.set(text, cached.bytes);
+      continue;
+    }
+    const p = Buffer.concat([base, Buffer.from(text, 'latin1')]);
     const s = lstatOrNull(p);
     if (!s) continue;
     const below = s.isDirectory() ? treeBytes(p) : 0;
+    if (s.isDirectory() && row) tx.setSize(row, below, s.size);
     total += s.size + below;
-    const text = name.toString('latin1');
     if (s.isDirectory() && TXID_PATTERN.test(text)) txDirs.set(text, below);
   }
-  return { exists: true, total, txDirs };
+  return { exists: true, total, txDirs, names };
 }
 
 /** A transaction gc may purge: restorable, its entries in a real `<quarantine>/<txid>` directory,
  *  and no git snapshot (a stash lives in git, not in the quarantine). */
 function purgeable(tx: Transaction, txDirs: Map<string, number>): boolean {
-  return tx.state === 'RESTORABLE' && TXID_PATTERN.test(tx.txid) && txDirs.has(tx.txid) && tx.items.length > 0 && !tx.snapshot;
+  return tx.state === 'RESTORABLE' && TXID_PATTERN.test(tx.txid) && txDirs.has(tx.txid) && tx.itemCount > 0 && !tx.snapshot;
 }
 
 /** What gc would do now. Reads only: never creates, moves or removes anything. */
@@ -166,12 +254,16 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
   if (!Number.isFinite(nowMs)) throw new Error('gc: now must be a valid time');
   const maxAgeDays = threshold('maxAgeDays', opts.maxAgeDays, GC_MAX_AGE_DAYS);
   const maxBytes = threshold('maxBytes', opts.maxBytes, GC_MAX_BYTES);
-  const use = usage(q.quarantine);
-  const { transactions, corrupt } = listTransactions(q);
-  const txs: GcTransaction[] = transactions.map((t) => {
+  const folded = loadFolded(q.quarantine);
+  const use = usage(q.quarantine, folded);
+  const { transactions, corrupt } = listTransactions(q, folded, { items: false, topLevel: use.names });
+  // The listed transactions become gc's view in place (no copies: there may be tens of thousands).
+  const txs = transactions as GcTransaction[];
+  for (const t of txs) {
     const start = startTime(t);
-    return { ...t, bytes: use.txDirs.get(t.txid) ?? 0, ageMs: start === null ? null : nowMs - start };
-  });
+    t.bytes = use.txDirs.get(t.txid) ?? 0;
+    t.ageMs = start === null ? null : nowMs - start;
+  }
   const restorable = txs.filter((t) => t.state === 'RESTORABLE');
   const restorableBytes = restorable.reduce((n, t) => n + t.bytes, 0);
   // Oldest first; a transaction whose time cannot be read counts as the newest.
@@ -206,6 +298,7 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
     restorableBytes,
     quarantineBytes: use.total,
     unfinished,
+    staging: findStaging(q, folded, nowMs),
     corrupt,
   };
 }
@@ -227,8 +320,14 @@ function txDir(physicalQuarantine: string, txid: string): string {
  *  written, nothing is removed), then `<quarantine>/<txid>` is removed with fs.rmSync, which unlinks
  *  symlinks inside rather than following them. Nothing else is ever removed. */
 export function executeGc(q: QuarantinePlace, plan: GcPlan, opts: { session: string | null }): GcOutcome {
-  const out: GcOutcome = { purged: [], finished: [], failed: [], freedBytes: 0 };
-  if (plan.eligible.length === 0 && plan.unfinished.length === 0) return out;
+  if (plan.eligible.length === 0 && plan.unfinished.length === 0 && plan.staging.length === 0) return { purged: [], finished: [], failed: [], freedBytes: 0, staging: [] };
+  // Under the quarantine's lock: a restore of the same transaction waits, and then finds it purged
+  // (or gc finds it restored and leaves it).
+  return withQuarantineLock(q, () => executeLocked(q, plan, opts));
+}
+
+function executeLocked(q: QuarantinePlace, plan: GcPlan, opts: { session: string | null }): GcOutcome {
+  const out: GcOutcome = { purged: [], finished: [], failed: [], freedBytes: 0, staging: [] };
   let physical: string;
   try {
     physical = fs.realpathSync(q.quarantine);
@@ -237,7 +336,7 @@ export function executeGc(q: QuarantinePlace, plan: GcPlan, opts: { session: str
     return out;
   }
   // Re-read the states: a transaction restored since the plan was made is no longer purged.
-  const states = new Map(listTransactions(q).transactions.map((t) => [t.txid, t.state]));
+  const states = new Map(listTransactions(q, undefined, { items: false }).transactions.map((t) => [t.txid, t.state]));
   for (const c of plan.eligible) {
     let dir: string;
     try {
@@ -278,6 +377,19 @@ export function executeGc(q: QuarantinePlace, plan: GcPlan, opts: { session: str
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // finished by someone else
       out.failed.push({ txid: u.txid, recorded: true, error: `the removal did not finish: ${(err as Error).message}` });
+    }
+  }
+  for (const c of plan.staging) {
+    const p = Buffer.from(c.pathB64, 'base64');
+    // Only a name made by the relocation, directly inside the quarantine's own tree.
+    if (!bIsWithin(p, Buffer.from(physical)) || p.equals(Buffer.from(physical))) continue;
+    try {
+      appendRecord(auditPath(q), { kind: 'purge', txid: c.txid, session: opts.session, bytes: c.bytes, reason: 'staging', staging: encodePath(brelative(Buffer.from(physical), p)) });
+      fs.rmSync(p, { recursive: true, force: true });
+      out.staging.push(c);
+      out.freedBytes += c.bytes;
+    } catch (err) {
+      out.failed.push({ txid: c.txid, recorded: false, error: `the staging copy ${c.path} was not removed: ${(err as Error).message}` });
     }
   }
   return out;

@@ -2,7 +2,6 @@
 // classified before anything moves. Supports `*`, `?` and `[…]` per path segment (no `**`, no
 // braces); a leading dot is matched only by a pattern segment that starts with a dot, as in the shell.
 import fs from 'node:fs';
-import path from 'node:path';
 
 export function hasPattern(s: string): boolean {
   return /[*?[]/.test(s);
@@ -28,41 +27,48 @@ function segmentRegex(seg: string): RegExp {
   return new RegExp('^' + re + '$');
 }
 
-/** The paths `pattern` names, relative to `cwd` or absolute as given, sorted; [] when none match. */
-export function expandGlob(pattern: string, cwd: string): string[] {
-  if (!hasPattern(pattern)) return [pattern];
+/** A path a pattern named: `path` is for the policy and for people (lossy when a name is not UTF-8),
+ *  `bytes` is exact (relative to cwd, or absolute as the pattern was). */
+export interface Expanded {
+  path: string;
+  bytes: Buffer;
+}
+
+const SLASH = Buffer.from('/');
+
+/** The paths `pattern` names, relative to `cwd` or absolute as given, sorted; [] when none match.
+ *  Directory entries are read as bytes and matched by their UTF-8 reading (a byte that is not UTF-8
+ *  is one character, as `?` would take it), so names that are not UTF-8 are found and kept exact. */
+export function expandGlob(pattern: string, cwd: string): Expanded[] {
+  if (!hasPattern(pattern)) return [{ path: pattern, bytes: Buffer.from(pattern) }];
   const absolute = pattern.startsWith('/');
   const segs = pattern.split('/').filter((s, i) => s !== '' || i === 0);
-  let current: string[] = [absolute ? '/' : ''];
+  let current: Buffer[] = [absolute ? Buffer.from('/') : Buffer.alloc(0)];
+  const join = (base: Buffer, name: Buffer): Buffer => (base.length === 0 ? name : base[base.length - 1] === 0x2f ? Buffer.concat([base, name]) : Buffer.concat([base, SLASH, name]));
+  const resolve = (p: Buffer): Buffer => (p.length > 0 && p[0] === 0x2f ? p : join(Buffer.from(cwd), p.length === 0 ? Buffer.from('.') : p));
   for (const seg of segs) {
     if (seg === '') continue;
-    const next: string[] = [];
+    const next: Buffer[] = [];
     for (const base of current) {
       if (!hasPattern(seg)) {
-        next.push(base === '' ? seg : path.posix.join(base, seg));
+        next.push(join(base, Buffer.from(seg)));
         continue;
       }
-      const dir = path.posix.resolve(cwd, base === '' ? '.' : base);
-      let names: string[];
+      let names: Buffer[];
       try {
-        names = fs.readdirSync(dir);
+        names = fs.readdirSync(resolve(base), { encoding: 'buffer' });
       } catch {
         continue;
       }
       const re = segmentRegex(seg);
-      for (const n of names.sort()) {
-        if (n.startsWith('.') && !seg.startsWith('.')) continue;
-        if (re.test(n)) next.push(base === '' ? n : path.posix.join(base, n));
+      for (const n of names.sort(Buffer.compare)) {
+        if (n[0] === 0x2e && !seg.startsWith('.')) continue;
+        if (re.test(n.toString('utf8'))) next.push(join(base, n));
       }
     }
     current = next;
   }
-  return current.filter((p) => {
-    try {
-      fs.lstatSync(path.posix.resolve(cwd, p));
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return current
+    .filter((p) => fs.lstatSync(resolve(p), { throwIfNoEntry: false }) !== undefined)
+    .map((p) => ({ path: p.toString('utf8'), bytes: p }));
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
 import { isWithin } from '../classifier/paths.js';
 import { exists } from '../probe/fs.js';
+import { bdirname, bIsWithin, bjoin, brelative, depth, display, toBytes } from './bpath.js';
 
 export interface QuarantinePlace {
   /** Physical workspace root. */
@@ -15,6 +16,7 @@ export interface QuarantinePlace {
 }
 
 export interface Moved {
+  /** Display forms (lossy when a name is not UTF-8; the records hold the exact bytes). */
   origin: string;
   dest: string;
   type: 'file' | 'dir' | 'symlink' | 'other';
@@ -101,7 +103,7 @@ function typeOf(st: fs.Stats): Moved['type'] {
 }
 
 
-function fsyncPath(p: string, dir: boolean): void {
+function fsyncPath(p: string | Buffer, dir: boolean): void {
   const fd = fs.openSync(p, dir ? fs.constants.O_RDONLY | fs.constants.O_DIRECTORY : fs.constants.O_RDONLY);
   try {
     fs.fsyncSync(fd);
@@ -113,139 +115,191 @@ function fsyncPath(p: string, dir: boolean): void {
   }
 }
 
-/** Copies a tree exactly (symlinks as links, modes, timestamps), durably. */
-function copyTree(src: string, dest: string): void {
+const names = (dir: Buffer): Buffer[] => fs.readdirSync(dir, { encoding: 'buffer' });
+
+/** Copies a tree exactly (symlinks as links, modes, timestamps, names as bytes), durably. A
+ *  directory is created writable by its owner and gets its own mode once its entries are in, so a
+ *  read-only (0555) directory copies for a user who is not root. */
+function copyTree(src: Buffer, dest: Buffer): void {
   const st = fs.lstatSync(src);
   if (st.isSymbolicLink()) {
-    fs.symlinkSync(fs.readlinkSync(src), dest);
+    fs.symlinkSync(fs.readlinkSync(src, { encoding: 'buffer' }), dest);
   } else if (st.isDirectory()) {
-    fs.mkdirSync(dest, { mode: st.mode & 0o7777 });
-    for (const name of fs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name));
+    fs.mkdirSync(dest, { mode: 0o700 });
+    for (const name of names(src)) copyTree(bjoin(src, name), bjoin(dest, name));
+    fsyncPath(dest, true);
     fs.chmodSync(dest, st.mode & 0o7777);
     fs.utimesSync(dest, st.atimeMs / 1000, st.mtimeMs / 1000);
-    fsyncPath(dest, true);
   } else if (st.isFile()) {
     fs.copyFileSync(src, dest, fs.constants.COPYFILE_EXCL);
     fs.chmodSync(dest, st.mode & 0o7777);
     fs.utimesSync(dest, st.atimeMs / 1000, st.mtimeMs / 1000);
     fsyncPath(dest, false);
   } else {
-    throw Object.assign(new Error(`cannot copy special file ${src}`), { code: 'ENOTSUP' });
+    throw Object.assign(new Error(`cannot copy special file ${display(src)}`), { code: 'ENOTSUP' });
   }
 }
 
 /** Both trees hold the same names, types, link targets, modes and bytes. */
-function sameTree(a: string, b: string): boolean {
+function sameTree(a: Buffer, b: Buffer): boolean {
   const sa = fs.lstatSync(a);
   const sb = fs.lstatSync(b);
   if (typeOf(sa) !== typeOf(sb) || (sa.mode & 0o7777) !== (sb.mode & 0o7777)) return false;
-  if (sa.isSymbolicLink()) return fs.readlinkSync(a) === fs.readlinkSync(b);
+  if (sa.isSymbolicLink()) return fs.readlinkSync(a, { encoding: 'buffer' }).equals(fs.readlinkSync(b, { encoding: 'buffer' }));
   if (sa.isFile()) return sa.size === sb.size && fs.readFileSync(a).equals(fs.readFileSync(b));
-  const na = fs.readdirSync(a).sort();
-  const nb = fs.readdirSync(b).sort();
-  return na.length === nb.length && na.every((n, i) => n === nb[i] && sameTree(path.join(a, n), path.join(b, n)));
+  const na = names(a).sort(Buffer.compare);
+  const nb = names(b).sort(Buffer.compare);
+  return na.length === nb.length && na.every((n, i) => n.equals(nb[i]!) && sameTree(bjoin(a, n), bjoin(b, n)));
+}
+
+/** Removes our own copy, which may hold read-only (0555) directories copied with their modes. */
+function removeTree(p: Buffer): void {
+  try {
+    fs.rmSync(p, { recursive: true, force: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EACCES' && (err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+    // Make each directory writable by its owner, then try again.
+    const stack = [p];
+    while (stack.length > 0) {
+      const d = stack.pop()!;
+      const st = fs.lstatSync(d, { throwIfNoEntry: false });
+      if (!st?.isDirectory()) continue;
+      fs.chmodSync(d, (st.mode & 0o7777) | 0o700);
+      for (const n of names(d)) stack.push(bjoin(d, n));
+    }
+    fs.rmSync(p, { recursive: true, force: true });
+  }
 }
 
 /** Moves one entry. Same filesystem: one rename (O(1)). Across filesystems: copy, verify, and only
  *  then remove the source — the source is never lost before the copy is durable. With `staging` (a
  *  free name in dest's directory), the copy is made there and renamed to `dest` once verified and
  *  durable, so `dest` never holds a partial copy, even when the process is killed while copying. */
-export function moveEntry(origin: string, dest: string, staging?: string): Moved['via'] {
+export function moveEntry(originPath: string | Buffer, destPath: string | Buffer, stagingPath?: string | Buffer): Moved['via'] {
+  const origin = toBytes(originPath);
+  const dest = toBytes(destPath);
   try {
     fs.renameSync(origin, dest);
     return 'rename';
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
   }
-  const copy = staging ?? dest;
+  const copy = stagingPath === undefined ? dest : toBytes(stagingPath);
   let placed = false;
   try {
     copyTree(origin, copy);
-    if (!sameTree(origin, copy)) throw Object.assign(new Error(`the copy of ${origin} does not match it`), { code: 'EVERIFY' });
-    if (copy !== dest) {
+    if (!sameTree(origin, copy)) throw Object.assign(new Error(`the copy of ${display(origin)} does not match it`), { code: 'EVERIFY' });
+    if (!copy.equals(dest)) {
       fs.renameSync(copy, dest);
       placed = true;
     }
-    fsyncPath(path.dirname(dest), true); // the name is durable before the source goes
+    fsyncPath(bdirname(dest), true); // the name is durable before the source goes
   } catch (err) {
     try {
-      fs.rmSync(placed ? dest : copy, { recursive: true, force: true }); // our own copy; the origin is untouched
+      removeTree(placed ? dest : copy); // our own copy; the origin is untouched
     } catch {
       // keep the error that matters
     }
     throw err;
   }
+  // The source goes as `rm -rf` would take it: its directories' modes are not changed, so a part
+  // that cannot be removed stays (the caller reports the copy as moved and the failure).
   fs.rmSync(origin, { recursive: true, force: true });
   return 'copy';
 }
 
 /** Where a target goes inside the transaction: its path relative to the workspace. */
-function destFor(q: QuarantinePlace, txid: string, origin: string): string {
-  const rel = isWithin(origin, q.root) && origin !== q.root ? path.relative(q.root, origin) : path.join('.outside', origin);
-  return path.join(q.quarantine, txid, rel);
+function destFor(root: Buffer, quarantine: Buffer, txid: string, origin: Buffer): Buffer {
+  const rel = bIsWithin(origin, root) && !origin.equals(root) ? brelative(root, origin) : bjoin(Buffer.from('.outside'), origin);
+  return bjoin(quarantine, Buffer.from(txid), rel);
 }
 
-/** Relocates `targets` (physical paths, each judged as the entry itself) under one txid. */
-export function relocate(q: QuarantinePlace, targets: readonly string[], ctx: RelocationContext, isIgnored: (dir: string) => boolean = () => false): RelocationResult {
+/** Is `dir` a directory this process may create entries in and remove entries from? */
+function writable(dir: Buffer): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Relocates `targets` (physical paths, each judged as the entry itself; a Buffer carries a name
+ *  that is not UTF-8 exactly) under one txid. */
+export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)[], ctx: RelocationContext, isIgnored: (dir: string) => boolean = () => false): RelocationResult {
   const txid = newTxid();
   const res: RelocationResult = { txid, status: 'done', moved: [], skipped: [] };
   const manifest = manifestPath(q);
+  const root = Buffer.from(q.root);
+  const quarantine = Buffer.from(q.quarantine);
   // `storage`: the quarantine itself (its directory or its records) could not take the transaction —
   // whatever the errno (a read-only parent makes a recursive mkdir say ENOENT).
-  const fail = (err: unknown, what: string, storage = false): RelocationResult => {
+  const fail = (err: unknown, what: string, storage = false, sourceSide = false): RelocationResult => {
     // records.ts wraps its errors and keeps the system error as the cause.
     const code = (err as NodeJS.ErrnoException).code ?? ((err as { cause?: NodeJS.ErrnoException }).cause?.code ?? '');
     res.status = 'failed';
     res.failure = {
-      code: storage || STORAGE_ERRORS.has(code) ? 'RELOCATE_FAILED_STORAGE' : 'COMPENSATION_FAILED',
+      code: storage || (!sourceSide && STORAGE_ERRORS.has(code)) ? 'RELOCATE_FAILED_STORAGE' : 'COMPENSATION_FAILED',
       message: `${what}: ${err instanceof Error ? err.message : String(err)}`,
     };
     return res;
   };
   // Ancestors first, so a target inside one already moved is covered rather than moved twice.
-  const ordered = [...new Set(targets)].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  const unique = new Map<string, Buffer>();
+  for (const t of targets) {
+    const b = toBytes(t);
+    unique.set(b.toString('base64'), b);
+  }
+  const ordered = [...unique.values()].sort((a, b) => depth(a) - depth(b) || Buffer.compare(a, b));
   try {
     ensureQuarantine(q, isIgnored);
     appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length });
   } catch (err) {
     return fail(err, 'the quarantine cannot record a transaction', true);
   }
+  const movedBytes: Buffer[] = [];
   for (const origin of ordered) {
-    if (res.moved.some((m) => isWithin(origin, m.origin))) {
-      res.skipped.push({ origin, reason: 'covered' });
+    if (movedBytes.some((m) => bIsWithin(origin, m))) {
+      res.skipped.push({ origin: display(origin), reason: 'covered' });
       continue;
     }
     let st: fs.Stats;
     try {
       st = fs.lstatSync(origin);
     } catch {
-      res.skipped.push({ origin, reason: 'missing' });
+      res.skipped.push({ origin: display(origin), reason: 'missing' });
       continue;
     }
-    const dest = destFor(q, txid, origin);
+    const dest = destFor(root, quarantine, txid, origin);
     const fields = {
       txid,
       session: ctx.session,
-      origin: encodePath(Buffer.from(path.relative(q.root, origin))),
-      dest: encodePath(Buffer.from(path.relative(q.quarantine, dest))),
+      origin: encodePath(bIsWithin(origin, root) ? brelative(root, origin) : Buffer.from(path.relative(q.root, display(origin)))),
+      dest: encodePath(brelative(quarantine, dest)),
       type: typeOf(st),
     };
     try {
       // Write-ahead: the intent is durable before anything moves; if it cannot be stored, nothing moves.
       appendRecord(manifest, { kind: 'relocate-intent', ...fields });
     } catch (err) {
-      return fail(err, `the intent for ${origin} could not be stored`, true);
+      return fail(err, `the intent for ${display(origin)} could not be stored`, true);
     }
     let via: Moved['via'];
     try {
-      fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
-      via = moveEntry(origin, dest, path.join(path.dirname(dest), `.agent-guard-copy-${randomHex(6)}`));
+      fs.mkdirSync(bdirname(dest), { recursive: true, mode: 0o700 });
+      via = moveEntry(origin, dest, bjoin(bdirname(dest), Buffer.from(`.agent-guard-copy-${randomHex(6)}`)));
     } catch (err) {
       // A copy put in place before removing the source failed: it is in the quarantine (restorable).
-      if (exists(dest)) res.moved.push({ origin, dest, type: fields.type, via: 'copy' });
-      return fail(err, `${origin} could not be moved to the quarantine`);
+      if (exists(dest)) res.moved.push({ origin: display(origin), dest: display(dest), type: fields.type, via: 'copy' });
+      // A permission or read-only refusal while the quarantine can still take entries came from the
+      // workspace side (the target, or something inside it, may not be removed or read by this
+      // process — `rm` would fail too): the compensation failed, not the storage.
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      const sourceSide = ['EACCES', 'EPERM', 'EROFS'].includes(code) && writable(bdirname(dest));
+      return fail(err, `${display(origin)} could not be moved to the quarantine${sourceSide ? ' (the workspace side refused it)' : ''}`, false, sourceSide);
     }
-    res.moved.push({ origin, dest, type: fields.type, via });
+    movedBytes.push(origin);
+    res.moved.push({ origin: display(origin), dest: display(dest), type: fields.type, via });
     try {
       appendRecord(manifest, { kind: 'relocate', ...fields, via });
     } catch {
@@ -253,4 +307,70 @@ export function relocate(q: QuarantinePlace, targets: readonly string[], ctx: Re
     }
   }
   return res;
+}
+
+/** How long a restore or a purge waits for another one holding the quarantine's lock. */
+const LOCK_WAIT_MS = 10_000;
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Runs `fn` holding `<quarantine>/.lock` (created exclusively, holding the pid): restore and
+ *  `gc --execute` take it, so a purge never removes a transaction while it is being restored. A lock
+ *  whose process is gone is taken over; a live one is waited for, then a clear error. Relocations do
+ *  not take it (each writes only its own new transaction directory). Without a quarantine there is
+ *  nothing to race over and `fn` runs as it is. */
+export function withQuarantineLock<T>(q: QuarantinePlace, fn: () => T, opts: { waitMs?: number } = {}): T {
+  const lock = path.join(q.quarantine, '.lock');
+  const deadline = Date.now() + (opts.waitMs ?? LOCK_WAIT_MS);
+  let fd: number | null = null;
+  for (;;) {
+    try {
+      fd = fs.openSync(lock, 'wx', 0o600);
+      fs.writeSync(fd, `${process.pid}\n`);
+      break;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return fn(); // no quarantine
+      if (code !== 'EEXIST') throw err;
+    }
+    let holder = NaN;
+    try {
+      holder = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
+    } catch {
+      continue; // released meanwhile
+    }
+    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+      try {
+        fs.unlinkSync(lock); // left by a process that is gone
+      } catch {
+        // someone else took it over first
+      }
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the quarantine is locked by process ${Number.isNaN(holder) ? '(being written)' : holder} (${lock}); try again, or remove the lock file if no agent-guard restore/gc is running`);
+    }
+    sleep(50);
+  }
+  try {
+    return fn();
+  } finally {
+    fs.closeSync(fd);
+    try {
+      fs.unlinkSync(lock);
+    } catch {
+      // already gone
+    }
+  }
 }

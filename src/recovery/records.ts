@@ -145,21 +145,56 @@ function excerpt(text: string): string {
  *  missing file is empty. A record appended right after a torn line (same line, after the torn
  *  prefix) is still returned, and the line is still reported. */
 export function readRecords(file: string): { records: StoredRecord[]; corrupt: { line: number; text: string }[] } {
+  const r = readRecordsFrom(file, 0);
+  return { records: r.records, corrupt: r.corrupt };
+}
+
+export interface RecordsFrom {
+  records: StoredRecord[];
+  /** Line numbers count from the start offset (1 = the first line read). */
+  corrupt: { line: number; text: string }[];
+  /** Offset just after the last complete (newline-terminated) line read: where the next read of
+   *  complete lines starts. A partial last line (a torn write) is read but not counted here. */
+  complete: number;
+  /** How many bytes the file held. */
+  size: number;
+}
+
+/** readRecords from a byte offset (the start of a line). Lines are split on the newline byte, which
+ *  JSON never holds unescaped, and only each line is decoded. */
+export function readRecordsFrom(file: string, offset: number): RecordsFrom {
   let data: Buffer;
+  let base: number;
   try {
-    data = fs.readFileSync(file);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      base = Math.min(offset, size);
+      data = Buffer.allocUnsafe(size - base);
+      let got = 0;
+      while (got < data.length) {
+        const n = fs.readSync(fd, data, got, data.length - got, base + got);
+        if (n === 0) break;
+        got += n;
+      }
+      data = data.subarray(0, got);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], corrupt: [] };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], corrupt: [], complete: 0, size: 0 };
     throw new Error(`cannot read records from ${file}: ${(e as Error).message}`, { cause: e });
   }
   const records: StoredRecord[] = [];
   const corrupt: { line: number; text: string }[] = [];
   let start = 0;
+  let complete = 0;
   for (let n = 1; start < data.length; n++) {
     const nl = data.indexOf(0x0a, start);
     const end = nl < 0 ? data.length : nl;
     const text = data.toString('utf8', start, end);
     start = end + 1;
+    if (nl >= 0) complete = start;
     const rec = asRecord(text);
     if (rec !== null) {
       records.push(rec);
@@ -169,7 +204,7 @@ export function readRecords(file: string): { records: StoredRecord[]; corrupt: {
     const salvaged = salvage(text);
     if (salvaged !== null) records.push(salvaged);
   }
-  return { records, corrupt };
+  return { records, corrupt, complete: base + complete, size: base + data.length };
 }
 
 /** Bytes → record field: file names are bytes on disk (may be invalid UTF-8, hold newlines or start

@@ -178,6 +178,12 @@ function crashPoint(p: Point, i: number, tmpfs: boolean): void {
   const strays = (rep.mid.txDirs[tx.txid] as string[]).filter((q) => !present.some((t: string) => within(q, t)));
   expect(strays.filter((q) => !/^\.agent-guard-copy-[0-9a-f]{12}(\/|$)/.test(q))).toEqual([]);
   expect(strays.length > 0).toBe(p.staging === true);
+  // gc finds exactly those partial copies (the process that made them is gone) and removes them,
+  // audited; nothing else in the quarantine is touched by it.
+  expect((rep.gcPlan.json.staging as any[]).map((c) => path.relative(path.join(w.quarantine, tx.txid), c.path)).sort()).toEqual(strays.filter((q) => !q.includes('/')).sort());
+  expect(rep.gcRun.exitCode, rep.gcRun.stderr).toBe(0);
+  expect(rep.gcRun.json.stagingRemoved).toHaveLength(strays.filter((q) => !q.includes('/')).length);
+  expect(rep.gcAfter.json.staging).toEqual([]);
   // Where the source was being removed, build's origin holds all or part of the tree.
   const atOrigin = (rep.mid.origins as string[]).filter((line) => before.build!.includes(line)).length;
   if (p.remnant === 'all') expect(atOrigin).toBe(before.build!.length);
