@@ -3,15 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { decide, explain, SCHEMA_VERSION, type CheckResult } from '../engine.js';
+import { explain, SCHEMA_VERSION, type CheckResult } from '../engine.js';
 import { smellsDestructive } from '../classifier/index.js';
 import { quoteArgv } from '../classifier/tokenize.js';
 import { EXIT, exitForDecision } from '../exit-codes.js';
 import { GuardError } from '../errors.js';
 import type { Mode } from '../policy/rules.js';
 import type { CommandContext } from '../cli.js';
-import { audit, compensate } from '../recovery/compensate.js';
-import { readMode } from '../recovery/mode.js';
+import { decideLine, enforce } from '../enforce.js';
 
 export interface CheckOptions {
   json?: boolean;
@@ -101,19 +100,8 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
     const cwd = path.resolve(ctx.cwd, opts.cwd ?? '.');
     if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError('BAD_CWD', `--cwd ${cwd} is not a directory`);
     const config = loadConfig(ctx.env, cwd);
-    const dialect = opts.dialect !== undefined ? { dialect: opts.dialect } : {};
-    let r = decide({ command: text, config, mode, ...dialect });
-    // The session's stored mode can only narrow --mode, never widen it. It matters only to a line
-    // with operations, so a line without any pays no workspace lookup.
-    if (mode === 'NORMAL' && r.workspace) {
-      if (readMode({ root: r.workspace.root, quarantine: r.workspace.quarantine }, config.session) === 'RESTRICTED') {
-        r = decide({ command: text, config, mode: 'RESTRICTED', ...dialect });
-      }
-    }
-    if (opts.enforce) {
-      r = compensate(r, text, config);
-      if (r.ops.length > 0 && r.workspace) r = audit(r, text, config);
-    }
+    let r = decideLine({ text, config, mode, ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}) });
+    if (opts.enforce) r = enforce(r, text, config);
     out(r);
     return opts.enforce ? exitForDecision(r.decision) : EXIT.OK;
   } catch (err) {

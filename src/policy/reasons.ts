@@ -30,7 +30,8 @@ export type ReasonCode =
   | 'BLOCK_DIALECT_INVALID'
   // added by agent-guard
   | 'BLOCK_DIALECT_UNSUPPORTED'
-  | 'BLOCK_INTERNAL_ERROR';
+  | 'BLOCK_INTERNAL_ERROR'
+  | 'BLOCK_GUARD_TAMPERING';
 
 export interface ReasonInfo {
   decision: Decision;
@@ -135,6 +136,12 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
     decision: 'BLOCK',
     summary: 'agent-guard failed while checking a command that may be destructive, so it refused (fail closed).',
     remediation: 'Report the error shown; meanwhile run the command without destructive parts or ask a human.',
+    extension: true,
+  },
+  BLOCK_GUARD_TAMPERING: {
+    decision: 'BLOCK',
+    summary: 'The line would switch off part of agent-guard itself (its shell traps, its startup files, or the tag its PATH shims use to avoid loops).',
+    remediation: 'Run the command without touching agent-guard; a human who means to can leave the guarded shell (or use `agent-guard mode` for the session).',
     extension: true,
   },
 };

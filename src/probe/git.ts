@@ -12,6 +12,7 @@ import type { SpawnSyncOptionsWithBufferEncoding, SpawnSyncReturns, spawnSync as
 import path from 'node:path';
 import type { Env } from '../config.js';
 import { entryType, exists } from './fs.js';
+import { findReal } from '../shell/realbin.js';
 
 export interface GitRun {
   ok: boolean;
@@ -25,12 +26,17 @@ export interface GitRunner {
 }
 
 export function gitRunner(binary: string, env: Env): GitRunner {
+  // A bare name is looked up on PATH past any agent-guard shim directory: a probe must never run
+  // the git shim (it would start the checker again). No real git: a path that cannot run, so the
+  // probe fails and the decision is the restrictive one.
+  let resolved: string | null = null;
+  const bin = (): string => (resolved ??= binary.includes('/') ? binary : (findReal(binary, env.PATH) ?? `/nonexistent/agent-guard-no-real-${binary}`));
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
   Object.assign(childEnv, { LC_ALL: 'C', LANGUAGE: '', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat' });
   return {
     run(args, cwd, input) {
-      const r = spawnSync(binary, ['--no-pager', ...args], {
+      const r = spawnSync(bin(), ['--no-pager', ...args], {
         cwd,
         env: childEnv,
         encoding: 'buffer',

@@ -208,6 +208,28 @@ export function moveEntry(originPath: string | Buffer, destPath: string | Buffer
   return 'copy';
 }
 
+/** Copies one entry into the quarantine and leaves the origin as it is (for a command that
+ *  overwrites in place, like `shred`): copy under the staging name, verify, rename into place. */
+export function copyEntry(originPath: string | Buffer, destPath: string | Buffer, stagingPath: string | Buffer): 'copy' {
+  const origin = toBytes(originPath);
+  const dest = toBytes(destPath);
+  const staging = toBytes(stagingPath);
+  try {
+    copyTree(origin, staging);
+    if (!sameTree(origin, staging)) throw Object.assign(new Error(`the copy of ${display(origin)} does not match it`), { code: 'EVERIFY' });
+    fs.renameSync(staging, dest);
+    fsyncPath(bdirname(dest), true);
+  } catch (err) {
+    try {
+      removeTree(staging);
+    } catch {
+      // keep the error that matters
+    }
+    throw err;
+  }
+  return 'copy';
+}
+
 /** Where a target goes inside the transaction: its path relative to the workspace. */
 function destFor(root: Buffer, quarantine: Buffer, txid: string, origin: Buffer): Buffer {
   const rel = bIsWithin(origin, root) && !origin.equals(root) ? brelative(root, origin) : bjoin(Buffer.from('.outside'), origin);
@@ -226,7 +248,7 @@ function writable(dir: Buffer): boolean {
 
 /** Relocates `targets` (physical paths, each judged as the entry itself; a Buffer carries a name
  *  that is not UTF-8 exactly) under one txid. */
-export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)[], ctx: RelocationContext, isIgnored: (dir: string) => boolean = () => false): RelocationResult {
+export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)[], ctx: RelocationContext, isIgnored: (dir: string) => boolean = () => false, opts: { keepOrigin?: boolean } = {}): RelocationResult {
   const txid = newTxid();
   const res: RelocationResult = { txid, status: 'done', moved: [], skipped: [] };
   const manifest = manifestPath(q);
@@ -277,6 +299,7 @@ export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)
       origin: encodePath(bIsWithin(origin, root) ? brelative(root, origin) : Buffer.from(path.relative(q.root, display(origin)))),
       dest: encodePath(brelative(quarantine, dest)),
       type: typeOf(st),
+      ...(opts.keepOrigin ? { kept: true } : {}),
     };
     try {
       // Write-ahead: the intent is durable before anything moves; if it cannot be stored, nothing moves.
@@ -287,7 +310,8 @@ export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)
     let via: Moved['via'];
     try {
       fs.mkdirSync(bdirname(dest), { recursive: true, mode: 0o700 });
-      via = moveEntry(origin, dest, bjoin(bdirname(dest), Buffer.from(`.agent-guard-copy-${randomHex(6)}`)));
+      const staging = bjoin(bdirname(dest), Buffer.from(`.agent-guard-copy-${randomHex(6)}`));
+      via = opts.keepOrigin ? copyEntry(origin, dest, staging) : moveEntry(origin, dest, staging);
     } catch (err) {
       // A copy put in place before removing the source failed: it is in the quarantine (restorable).
       if (exists(dest)) res.moved.push({ origin: display(origin), dest: display(dest), type: fields.type, via: 'copy' });

@@ -1,0 +1,206 @@
+#!/bin/sh
+# agent-guard-shim v1
+# Generated from shims/shim.sh by writeShims (src/shell/shims.ts); edits here are overwritten.
+# POSIX sh, run by dash, bash and zsh. The fast path starts no process and no subshell; only the
+# slow path starts the checker (Node). docs/shims.md explains every step.
+[ -z "${ZSH_VERSION-}" ] || emulate sh
+set -f
+ag_name='@AG_NAME@'
+ag_node="@AG_NODE@"
+ag_bundle="@AG_BUNDLE@"
+
+# Refuses, says how to fix it, never runs the real program: the checker is missing or broken.
+ag_fail() {
+  printf 'agent-guard: refusing to run %s: the checker %s (exit %s). Fix: %s; the command was not run.\n' \
+    "$ag_name" "$1" "$2" "$3" >&2
+  exit 126
+}
+
+# 1. This file, for the -ef test below. $0 holds a slash when the kernel ran us through PATH or a
+#    shell was given a path; a bare name (`sh rm` in the shim dir) is rare, so it may fork.
+ag_self=$0
+case $ag_self in
+  */*) ;;
+  *) if [ -f "./$ag_self" ]; then ag_self=./$ag_self; else ag_self=$(command -v -- "$ag_self") || ag_self=''; fi ;;
+esac
+
+# 2. The real binary: the first absolute PATH entry that is no shim dir (marker file) and whose
+#    program is not this very file (a symlinked dir, a dir listed twice, a hard link).
+#    -ef is not in POSIX but dash, bash, zsh and busybox sh all have it.
+ag_real=''
+ag_ifs=$IFS
+IFS=:
+for ag_d in $PATH; do
+  case $ag_d in /*) ;; *) continue ;; esac
+  [ -e "$ag_d/.agent-guard-shims" ] && continue
+  if [ -f "$ag_d/$ag_name" ] && [ -x "$ag_d/$ag_name" ]; then
+    # shellcheck disable=SC3013
+    [ "$ag_d/$ag_name" -ef "$ag_self" ] && continue
+    ag_real=$ag_d/$ag_name
+    break
+  fi
+done
+IFS=$ag_ifs
+if [ -z "$ag_real" ]; then
+  printf 'agent-guard: real %s not found on PATH\n' "$ag_name" >&2
+  exit 127
+fi
+
+# Execs the real tool ($1: the hop count for the loop guard; the rest: its argv). It runs as
+# `<name>`, as the user typed it, so its messages and --help name it the same way: looked up with
+# its own directory first on PATH. rm, rmdir, unlink, shred, and find without -exec/-ok start no
+# other programs, so that PATH goes nowhere else; git, and find with -exec, do (hooks, -exec), and
+# those must still find the shims, so they are run by their path.
+ag_exec() {
+  ag_h=$1
+  shift
+  if [ -n "$ag_byname" ]; then
+    PATH="${ag_real%/*}:$PATH" AGENT_GUARD_SHIM_PID="$$ $ag_h" exec "$ag_name" "$@"
+  fi
+  AGENT_GUARD_SHIM_PID="$$ $ag_h" exec "$ag_real" "$@"
+}
+ag_byname=''
+case $ag_name in
+  rm | rmdir | unlink | shred) ag_byname=1 ;;
+  find)
+    ag_byname=1
+    for ag_a do
+      case $ag_a in -exec | -execdir | -ok | -okdir) ag_byname=''; break ;; esac
+    done
+    ;;
+esac
+
+# 3. Loop guard. exec keeps the PID: "<our pid> <hops>" means a shim already checked this very
+#    call and what it took for the real binary was another, unmarked shim copy. Pass the call on
+#    unchecked; after 4 hops PATH leads from shim to shim (A -> B -> A): fail.
+case ${AGENT_GUARD_SHIM_PID-} in
+  "$$ "*)
+    ag_hops=${AGENT_GUARD_SHIM_PID#"$$ "}
+    case $ag_hops in
+      [0-3]) ag_exec "$((ag_hops + 1))" "$@" ;;
+    esac
+    printf 'agent-guard: shim loop: %s leads back to a shim (%s); put the real %s on PATH after the shim dir, or mark that dir with .agent-guard-shims\n' \
+      "$ag_name" "$ag_real" "$ag_name" >&2
+    exit 127
+    ;;
+esac
+
+# 4. Fast path: a call that cannot destroy data goes straight to the real binary.
+ag_slow=''
+case $ag_name in
+  git)
+    # Config from the command line or the environment can define aliases, pagers, hooks.
+    if [ -n "${GIT_CONFIG_PARAMETERS-}" ] || [ -n "${GIT_CONFIG_COUNT-}" ]; then ag_slow=1; fi
+    ag_sub='' ag_skip=''
+    for ag_a do
+      [ -z "$ag_slow" ] || break
+      if [ -n "$ag_skip" ]; then ag_skip=''; continue; fi
+      case $ag_a in
+        -c | --config-env | --config-env=*) ag_slow=1; break ;;
+        -C | --git-dir | --work-tree | --namespace | --super-prefix | --attr-source | --list-cmds | --shallow-file)
+          ag_skip=1 ;;
+        --*=* | -p | -P | --paginate | --no-pager | --bare | --no-replace-objects | --literal-pathspecs | \
+          --glob-pathspecs | --noglob-pathspecs | --icase-pathspecs | --no-optional-locks | --no-lazy-fetch | \
+          --no-advice | --exec-path | --html-path | --man-path | --info-path) ;;
+        -v | --version | -h | --help) break ;;
+        # An unknown global option might take a value and hide the subcommand.
+        -*) ag_slow=1; break ;;
+        *) ag_sub=$ag_a; break ;;
+      esac
+    done
+    case $ag_sub in
+      clean | reset | restore | checkout | switch | push | stash | branch | worktree | rm | filter-branch | \
+        filter-repo | update-ref | reflog | gc | prune | replace | symbolic-ref | tag | notes | submodule)
+        ag_slow=1 ;;
+      '' | add | am | annotate | apply | bisect | blame | bundle | cat-file | check-attr | check-ignore | cherry | \
+        cherry-pick | clone | commit | config | count-objects | describe | diff | diff-files | diff-index | \
+        diff-tree | fetch | for-each-ref | format-patch | fsck | grep | hash-object | help | init | log | \
+        ls-files | ls-remote | ls-tree | merge | merge-base | mv | name-rev | pull | rebase | remote | rev-list | \
+        rev-parse | revert | shortlog | show | show-ref | status | var | version | whatchanged | write-tree) ;;
+      # An unknown word may be an alias (alias.x = reset --hard, or !rm -rf).
+      *) ag_slow=1 ;;
+    esac
+    ;;
+  find)
+    for ag_a do
+      case $ag_a in
+        -delete | -exec | -execdir | -ok | -okdir | -fprint | -fprint0 | -fprintf | -fls) ag_slow=1; break ;;
+      esac
+    done
+    ;;
+  rm | rmdir | unlink | shred)
+    # Fast only without operands: `rm -f` with an empty list, `rm --help`.
+    ag_dd=''
+    for ag_a do
+      if [ -n "$ag_dd" ]; then ag_slow=1; break; fi
+      case $ag_a in
+        --) ag_dd=1 ;;
+        -) ag_slow=1; break ;;
+        -*) ;;
+        *) ag_slow=1; break ;;
+      esac
+    done
+    ;;
+  *) ag_slow=1 ;;
+esac
+if [ -z "$ag_slow" ]; then
+  ag_exec 1 "$@"
+fi
+
+# 5. Slow path: the checker decides on the concrete argv, does any compensation, and writes one
+#    directive line to fd 3; its stdout and stderr are ours. An empty NODE_EXTRA_CA_CERTS spares
+#    Node loading a CA bundle it does not need (docs/shims.md).
+if ! [ -f "$ag_node" ] || ! [ -x "$ag_node" ]; then
+  ag_fail "could not start: $ag_node is missing or not executable" 127 \
+    "check that $ag_node exists, or reinstall agent-guard with install.sh"
+fi
+if ! [ -f "$ag_bundle" ] || ! [ -r "$ag_bundle" ]; then
+  ag_fail "could not start: $ag_bundle is missing or unreadable" 127 \
+    "reinstall agent-guard with install.sh"
+fi
+{ ag_dir=$(NODE_EXTRA_CA_CERTS='' "$ag_node" "$ag_bundle" shim "$ag_name" "$ag_real" -- "$@" 3>&1 1>&4 4>&-); ag_rc=$?; } 4>&1
+
+# The directive decides; the checker's exit status matters only when there is no valid directive.
+ag_fix="run 'agent-guard doctor', or reinstall agent-guard with install.sh"
+case $ag_dir in
+  run)
+    ag_exec 1 "$@"
+    ;;
+  keep)
+    ag_exec 1
+    ;;
+  'keep '*)
+    # "keep I1 I2 ...": 1-based, strictly increasing indexes into the original argv. Only the
+    # checked digits go through eval, as references "${I}"; the arguments are expanded, never
+    # parsed, so they stay byte-exact. (A loop of set -- "$@" "$a" is quadratic: 40 s for 5,000
+    # arguments under bash.)
+    ag_want=${ag_dir#keep }
+    case $ag_want in
+      ' '* | *' ' | *'  '* | *[!0-9\ ]* | 0* | *" 0"*) ag_fail "gave an invalid directive" "$ag_rc" "$ag_fix" ;;
+    esac
+    ag_refs='' ag_prev=0
+    IFS=' '
+    for ag_k in $ag_want; do
+      case $ag_k in ??????????*) ag_fail "gave an invalid directive" "$ag_rc" "$ag_fix" ;; esac
+      if ! [ "$ag_k" -gt "$ag_prev" ] || ! [ "$ag_k" -le "$#" ]; then
+        ag_fail "gave an invalid directive" "$ag_rc" "$ag_fix"
+      fi
+      ag_refs="$ag_refs \"\${$ag_k}\""
+      ag_prev=$ag_k
+    done
+    IFS=$ag_ifs
+    eval "set -- $ag_refs"
+    ag_exec 1 "$@"
+    ;;
+  'exit '*)
+    ag_n=${ag_dir#exit }
+    case $ag_n in
+      [0-9] | [1-9][0-9] | 1[0-9][0-9] | 2[0-4][0-9] | 25[0-5]) exit "$ag_n" ;;
+    esac
+    ;;
+  '')
+    [ "$ag_rc" != 0 ] || ag_fail "gave no directive" "$ag_rc" "$ag_fix"
+    ag_fail "failed without a directive" "$ag_rc" "$ag_fix"
+    ;;
+esac
+ag_fail "gave an invalid directive" "$ag_rc" "$ag_fix"

@@ -1,0 +1,81 @@
+// `agent-guard shim NAME REAL -- ARGS...` (run by the PATH shims, never by hand: the directive goes
+// to fd 3, which the shim opens) and `agent-guard hook-shell …` (run by the bash/zsh hooks). Both
+// are parsed here without commander: they are on the path every guarded command pays for.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Env } from '../config.js';
+import { formatDirective, shim } from '../shell/shim.js';
+import { hookShell } from '../shell/hook.js';
+import type { IO } from '../cli.js';
+
+/** Asks a yes/no question on the controlling terminal; null when there is none. */
+function askTty(question: string): boolean | null {
+  let fd: number;
+  try {
+    fd = fs.openSync('/dev/tty', 'r+');
+  } catch {
+    return null;
+  }
+  try {
+    fs.writeSync(fd, question);
+    const buf = Buffer.alloc(256);
+    let line = '';
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n <= 0) break;
+      line += buf.toString('utf8', 0, n);
+      if (line.includes('\n')) break;
+    }
+    return /^\s*y(es)?\s*$/i.test(line.split('\n')[0] ?? '');
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Returns the exit status. The directive is written to fd 3; without one the shim refuses. */
+export function runShimCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {
+  const [name, real, dd, ...args] = argv;
+  if (name === undefined || real === undefined || dd !== '--' || !path.isAbsolute(real)) {
+    io.stderr('agent-guard shim: usage: agent-guard shim NAME /abs/path/of/real -- ARGS... (run by the PATH shims, which read the directive on fd 3)\n');
+    return 1;
+  }
+  const directive = shim(name, real, args, { env, cwd, io, ask: askTty });
+  try {
+    fs.writeSync(3, formatDirective(directive));
+  } catch (err) {
+    io.stderr(`agent-guard shim: cannot write the directive to fd 3 (${(err as Error).message}); this command is run by the PATH shims\n`);
+    return 1;
+  }
+  return 0;
+}
+
+/** `hook-shell --shell bash|zsh [--interactive] [--shims] --cwd DIR -- TEXT`. */
+export function runHookShellCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {
+  let shell: string | undefined;
+  let interactive = false;
+  let shims = false;
+  let dir = cwd;
+  let text: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      text = argv.slice(i + 1).join(' ');
+      break;
+    }
+    if (a === '--shell') shell = argv[++i];
+    else if (a === '--cwd') dir = path.resolve(cwd, argv[++i] ?? '.');
+    else if (a === '--interactive') interactive = true;
+    else if (a === '--shims') shims = true;
+    else {
+      io.stderr(`agent-guard hook-shell: unknown argument ${JSON.stringify(a)}\n`);
+      return 1;
+    }
+  }
+  if ((shell !== 'bash' && shell !== 'zsh') || text === undefined) {
+    io.stderr('agent-guard hook-shell: usage: agent-guard hook-shell --shell bash|zsh [--interactive] [--shims] --cwd DIR -- TEXT\n');
+    return 1;
+  }
+  return hookShell({ shell, interactive, shims, cwd: dir, text }, { env, io });
+}

@@ -1,0 +1,35 @@
+// One decision for every entry point (check, the shims, the shell hooks): decide, narrowed by the
+// session's stored mode, then — when enforcing — compensate and audit. An entry point differs only
+// in how it reads its input and reports the result.
+import type { Config } from './config.js';
+import { decide, type CheckResult } from './engine.js';
+import type { Mode } from './policy/rules.js';
+import { audit, compensate } from './recovery/compensate.js';
+import { readMode } from './recovery/mode.js';
+
+export interface DecideLine {
+  text: string;
+  config: Config;
+  mode: Mode;
+  dialect?: string;
+}
+
+/** decide(), with the session's stored mode: it can only narrow the given mode, never widen it. It
+ *  matters only to a line with operations, so a line without any pays no workspace lookup. */
+export function decideLine(input: DecideLine): CheckResult {
+  const dialect = input.dialect !== undefined ? { dialect: input.dialect } : {};
+  const r = decide({ command: input.text, config: input.config, mode: input.mode, ...dialect });
+  if (input.mode === 'NORMAL' && r.workspace) {
+    if (readMode({ root: r.workspace.root, quarantine: r.workspace.quarantine }, input.config.session) === 'RESTRICTED') {
+      return decide({ command: input.text, config: input.config, mode: 'RESTRICTED', ...dialect });
+    }
+  }
+  return r;
+}
+
+/** Performs what a SAFE decision needs and audits the outcome (`check --enforce`). */
+export function enforce(r: CheckResult, text: string, config: Config): CheckResult {
+  let out = compensate(r, text, config);
+  if (out.ops.length > 0 && out.workspace) out = audit(out, text, config);
+  return out;
+}

@@ -1,0 +1,77 @@
+// The checker side of the bash/zsh hooks (shell/guard.bash, shell/guard.zsh; docs/shell-hooks.md):
+// `agent-guard hook-shell --shell bash|zsh [--interactive] [--shims] --cwd DIR -- TEXT`, called by
+// the DEBUG trap with the command text before it runs (unexpanded). Exit 0: let it run (any
+// compensation is done); 2: BLOCK; 3: ASK; the reason goes to stderr. Any other status is treated
+// as a refusal by the hooks (fail closed).
+//
+// With --shims (the PATH shims are first on PATH), the text check defers what the shims will see
+// with its concrete argv — an operation run by a bare name that has a shim, with no bypass in the
+// line — and itself decides everything else: what bypasses the shims (`/bin/rm`, `command -p rm`,
+// `env -i …`, `PATH=… rm`, `busybox rm`, `sudo rm`) is compensated here when its effect is known and
+// refused when not, and what no shim can see (the compound shapes of the line) is refused here.
+import { loadConfig, type Env } from '../config.js';
+import { type CheckResult, type OpResult } from '../engine.js';
+import { decideLine, enforce } from '../enforce.js';
+import { EXIT, exitForDecision } from '../exit-codes.js';
+import { explain } from '../engine.js';
+import type { ReasonCode } from '../policy/reasons.js';
+import { findReal } from './realbin.js';
+
+export interface HookInput {
+  shell: 'bash' | 'zsh';
+  interactive: boolean;
+  shims: boolean;
+  cwd: string;
+  text: string;
+}
+
+export interface HookContext {
+  env: Env;
+  io: { stderr(s: string): void };
+}
+
+/** The programs with a shim (src/shell/shims.ts). */
+const SHIMMED = new Set(['rm', 'rmdir', 'unlink', 'shred', 'git', 'find']);
+
+/** Line-level shapes: only the whole line shows them; no shim can. */
+const SHAPES = new Set<ReasonCode>(['COMPOUND_CWD_DELETE', 'COMPOUND_CREATE_DELETE']);
+
+/** Text that takes a command past the PATH shims, or turns the guard off. */
+const BYPASS = /(^|[\s;&|(`{])(command\s+(-[a-zA-Z]*p|--)|env\s+(-[a-zA-Z]*[iu]|--ignore-environment|--unset|--chdir)|busybox|toybox|sudo|doas|su|runuser|hash\s+-p|enable\s|zmodload|builtin\s+rm)(\s|$)|(^|[\s;&|(`{])(export\s+|declare\s+(-\w+\s+)*|typeset\s+(-\w+\s+)*|local\s+)?PATH\+?=/;
+
+/** Turning the guard itself off: its shim loop tag, its traps, its startup files. */
+const TAMPER = /AGENT_GUARD_SHIM_PID|\btrap\s+(-|''|"")\s*(DEBUG|-)|\btrap\s+-\s|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=/;
+
+/** Does this op reach a shim by name, so the shim will decide it on its concrete argv? */
+function reachesShim(o: OpResult): boolean {
+  if (o.argv[0] === undefined || o.argv[0].includes('/')) return false;
+  if (SHIMMED.has(o.program)) return true;
+  // xargs / parallel run their program by PATH lookup: the first bare word that has a shim.
+  if (o.kind === 'stdin-fed') return o.argv.slice(1).some((a) => SHIMMED.has(a));
+  return false;
+}
+
+function say(ctx: HookContext, r: { decision: string; code: string; explanation: string }, text: string): number {
+  ctx.io.stderr(`agent-guard: refused: ${r.decision} ${r.code}: ${r.explanation}\n  command: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}\n`);
+  if (r.decision === 'ASK') ctx.io.stderr('agent-guard: this needs a human: ask the user to run it in their own terminal.\n');
+  return r.decision === 'ASK' ? EXIT.ASK : EXIT.BLOCK;
+}
+
+export function hookShell(input: HookInput, ctx: HookContext): number {
+  if (TAMPER.test(input.text)) {
+    const code: ReasonCode = 'BLOCK_GUARD_TAMPERING';
+    return say(ctx, { decision: 'BLOCK', code, explanation: explain(code, 'the line changes what agent-guard relies on (its traps, startup files or shim tag)') }, input.text);
+  }
+  const base = loadConfig(ctx.env, input.cwd);
+  const config = { ...base, gitBinary: findReal('git', ctx.env.PATH) ?? '/nonexistent/agent-guard-no-real-git' };
+  const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL' });
+  if (r.decision === 'ALLOW') return EXIT.OK;
+  if (input.shims && !SHAPES.has(r.code) && !BYPASS.test(input.text)) {
+    const pending = r.ops.filter((o) => o.decision !== 'ALLOW');
+    if (pending.length > 0 && pending.every(reachesShim)) return EXIT.OK; // the shims decide on the concrete argv
+  }
+  if (r.decision === 'BLOCK' || r.decision === 'ASK') return say(ctx, r, input.text);
+  const done = enforce(r, input.text, config);
+  if (done.decision !== 'ALLOW') return say(ctx, done, input.text);
+  return exitForDecision(done.decision);
+}

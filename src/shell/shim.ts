@@ -1,0 +1,378 @@
+// The checker side of the PATH shims (shims/shim.sh, docs/shims.md): the shell has expanded the
+// command, so the argv is concrete. The same policy decides; a SAFE decision is compensated here;
+// then a directive tells the shim what to exec so that what is left on disk (outside the
+// quarantine), the output and the exit status are what the real tool would have produced:
+//   run            exec the real tool with the original argv
+//   keep I1 I2 …   exec it with only those arguments (1-based), e.g. rm without the operands that
+//                  were quarantined (so `rm file` without -f does not fail on the moved file)
+//   exit N         exit N (what the tool would have printed has been printed)
+// A refusal prints the reason and the fix on stderr and is `exit 2` (BLOCK) or `exit 3` (ASK).
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type Env } from '../config.js';
+import { quoteArgv } from '../classifier/tokenize.js';
+import { explain, type CheckResult } from '../engine.js';
+import { decideLine, enforce } from '../enforce.js';
+import { EXIT } from '../exit-codes.js';
+import type { ReasonCode } from '../policy/reasons.js';
+import { gitRunner, isIgnoredPath } from '../probe/git.js';
+import { relocate } from '../recovery/quarantine.js';
+import { redact } from '../recovery/redact.js';
+import { appendRecord } from '../recovery/records.js';
+import { auditPath } from '../recovery/quarantine.js';
+import { findReal } from './realbin.js';
+import { planFindDelete } from './find.js';
+
+export interface ShimIO {
+  stdout(s: string): void;
+  stderr(s: string): void;
+}
+
+export interface ShimContext {
+  env: Env;
+  cwd: string;
+  io: ShimIO;
+  /** Opens the controlling terminal for a question (rm -i); null when there is none. */
+  ask?: (question: string) => boolean | null;
+}
+
+export type Directive = { kind: 'run' } | { kind: 'keep'; indexes: number[] } | { kind: 'exit'; code: number };
+
+export function formatDirective(d: Directive): string {
+  if (d.kind === 'run') return 'run\n';
+  if (d.kind === 'exit') return `exit ${d.code}\n`;
+  return d.indexes.length === 0 ? 'keep\n' : `keep ${d.indexes.join(' ')}\n`;
+}
+
+const run: Directive = { kind: 'run' };
+const exit = (code: number): Directive => ({ kind: 'exit', code });
+
+/** The refusal every entry point prints: decision, code, explanation (with the fix), the command. */
+function refuse(ctx: ShimContext, argv: readonly string[], r: { decision: string; code: string; explanation: string }): Directive {
+  ctx.io.stderr(`agent-guard: refused \`${quoteArgv(argv)}\`: ${r.decision} ${r.code}: ${r.explanation}\n`);
+  if (r.decision === 'ASK') ctx.io.stderr('agent-guard: a human must authorize this one execution: ask the user to run it in their own terminal.\n');
+  return exit(r.decision === 'ASK' ? EXIT.ASK : EXIT.BLOCK);
+}
+
+function blockWith(ctx: ShimContext, argv: readonly string[], code: ReasonCode, detail: string): Directive {
+  return refuse(ctx, argv, { decision: 'BLOCK', code, explanation: explain(code, detail) });
+}
+
+/** Decides `argv` (the program and its concrete arguments) as one line, in `ctx.cwd`. The probes
+ *  use the real git, never a shim. */
+function decideArgv(argv: readonly string[], ctx: ShimContext, real: string): { r: CheckResult; text: string; config: ReturnType<typeof loadConfig> } {
+  const base = loadConfig(ctx.env, ctx.cwd);
+  const gitBinary = argv[0] === 'git' ? real : (findReal('git', ctx.env.PATH) ?? '/nonexistent/agent-guard-no-real-git');
+  const config = { ...base, gitBinary };
+  const text = quoteArgv(argv);
+  return { r: decideLine({ text, config, mode: 'NORMAL' }), text, config };
+}
+
+/** The shim's entry: decide, compensate, and say what to exec. */
+export function shim(name: string, real: string, args: readonly string[], ctx: ShimContext): Directive {
+  const argv = [name, ...args];
+  // Arguments reach Node decoded as UTF-8: bytes that are not UTF-8 cannot be checked exactly.
+  if (args.some((a) => a.includes('\uFFFD'))) {
+    return blockWith(ctx, argv, 'BLOCK_UNDETERMINABLE_EFFECT', 'an argument is not valid UTF-8 and cannot be checked exactly; use `agent-guard delete` with a pattern for such names');
+  }
+  switch (name) {
+    case 'rm':
+      return shimRm(real, args, ctx);
+    case 'unlink':
+      return shimUnlink(real, args, ctx);
+    case 'rmdir':
+      return shimRmdir(real, args, ctx);
+    case 'shred':
+      return shimShred(real, args, ctx);
+    case 'git':
+      return shimGit(real, args, ctx);
+    case 'find':
+      return shimFind(real, args, ctx);
+    default:
+      return blockWith(ctx, argv, 'BLOCK_INTERNAL_ERROR', `no shim logic for ${JSON.stringify(name)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// rm
+
+interface RmArgs {
+  /** Indexes (0-based into args) of options and of `--`. */
+  options: number[];
+  operands: { i: number; value: string }[];
+  recursive: boolean;
+  dir: boolean;
+  interactive: boolean;
+  verbose: boolean;
+}
+
+/** GNU rm's argv (options anywhere before `--`, as GNU permutes them). Null for an option it does
+ *  not know: the real rm then reports it. */
+function parseRm(args: readonly string[]): RmArgs | null {
+  const out: RmArgs = { options: [], operands: [], recursive: false, dir: false, interactive: false, verbose: false };
+  let ended = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (ended || a === '-' || !a.startsWith('-')) {
+      out.operands.push({ i, value: a });
+      continue;
+    }
+    out.options.push(i);
+    if (a === '--') {
+      ended = true;
+      continue;
+    }
+    if (a.startsWith('--')) {
+      const name = a.slice(2).split('=')[0]!;
+      const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : null;
+      if (name === 'recursive') out.recursive = true;
+      else if (name === 'dir') out.dir = true;
+      else if (name === 'verbose') out.verbose = true;
+      else if (name === 'interactive') out.interactive = value !== 'never' && value !== 'no' && value !== 'none';
+      else if (!['force', 'one-file-system', 'no-preserve-root', 'preserve-root'].includes(name)) return null;
+      continue;
+    }
+    for (const c of a.slice(1)) {
+      if (c === 'r' || c === 'R') out.recursive = true;
+      else if (c === 'd') out.dir = true;
+      else if (c === 'v') out.verbose = true;
+      else if (c === 'i' || c === 'I') out.interactive = true;
+      else if (c === 'f') out.interactive = false; // the last of -f / -i wins
+      else return null;
+    }
+  }
+  return out;
+}
+
+/** Would the real rm remove this operand (given its flags)? Otherwise it stays for the real rm,
+ *  which reports it exactly as it would have. */
+function rmRemoves(abs: string, value: string, a: RmArgs): boolean {
+  const base = path.basename(value.replace(/\/+$/, ''));
+  if (base === '.' || base === '..' || value.replace(/\/+$/, '') === '') return false; // rm refuses these
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (!st) return false;
+  if (st.isDirectory()) {
+    if (a.recursive) return true;
+    return a.dir && fs.readdirSync(abs).length === 0;
+  }
+  return true;
+}
+
+/** GNU rm's quoting of a name in messages, for the plain cases ('name'; "it's" with a quote). */
+function rmQuote(p: string): string {
+  return p.includes("'") ? `"${p}"` : `'${p}'`;
+}
+
+/** What `rm -v` prints for an entry it removes: children first, in directory order. */
+function verboseLines(shown: string, dest: string, out: string[]): void {
+  const st = fs.lstatSync(dest, { throwIfNoEntry: false });
+  if (st?.isDirectory()) {
+    for (const n of fs.readdirSync(dest)) verboseLines(`${shown.replace(/\/+$/, '')}/${n}`, path.join(dest, n), out);
+    out.push(`removed directory ${rmQuote(shown)}`);
+  } else out.push(`removed ${rmQuote(shown)}`);
+}
+
+/** The decision, restricted to the given physical targets (what the real tool would remove). */
+function restrictTo(r: CheckResult, keep: ReadonlySet<string>): CheckResult {
+  return { ...r, ops: r.ops.map((o) => ({ ...o, targets: o.targets.filter((t) => t.role === 'scope' || (t.physical !== null && keep.has(t.physical))) })) };
+}
+
+function shimRm(real: string, args: readonly string[], ctx: ShimContext): Directive {
+  const argv = ['rm', ...args];
+  const { r, text, config } = decideArgv(argv, ctx, real);
+  if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
+  const a = parseRm(args);
+  if (r.decision === 'ALLOW' || a === null) return run;
+  // RELOCATE: each operand the real rm would remove is quarantined; the rest stay for the real rm.
+  const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope'));
+  const chosen: { i: number; value: string; physical: string }[] = [];
+  for (const op of a.operands) {
+    const t = targets.find((x) => x.raw === op.value && x.physical !== null);
+    if (!t) continue;
+    if (op.value.endsWith('/') && fs.lstatSync(path.resolve(ctx.cwd, op.value.replace(/\/+$/, '')), { throwIfNoEntry: false })?.isSymbolicLink()) {
+      // `rm -r link/` acts on the directory behind the link: refused rather than guessed.
+      return blockWith(ctx, argv, 'BLOCK_UNDETERMINABLE_EFFECT', `${op.value} is a symlink named with a trailing slash; name the link (no slash) or the directory itself`);
+    }
+    if (rmRemoves(path.resolve(ctx.cwd, op.value), op.value, a)) chosen.push({ ...op, physical: t.physical! });
+  }
+  if (chosen.length > 0 && a.interactive) {
+    const yes = ctx.ask?.(`agent-guard: rm: move ${chosen.length} path(s) to the quarantine (restorable with agent-guard restore)? [y/N] `) ?? null;
+    if (yes === null) return refuse(ctx, argv, { decision: 'ASK', code: r.code, explanation: 'rm -i asks about each file, and there is no terminal to ask: drop -i (what rm removes is quarantined and restorable).' });
+    if (!yes) return exit(0);
+  }
+  if (chosen.length > 0) {
+    const done = enforce(restrictTo(r, new Set(chosen.map((c) => c.physical))), text, config);
+    if (done.decision !== 'ALLOW') return refuse(ctx, argv, done);
+    if (a.verbose) {
+      const lines: string[] = [];
+      const moved = done.compensations.flatMap((c) => (Array.isArray(c.moved) ? (c.moved as { origin: string; dest: string }[]) : []));
+      for (const c of chosen) {
+        const m = moved.find((x) => x.origin === c.physical);
+        if (m) verboseLines(c.value, m.dest, lines);
+      }
+      if (lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
+    }
+  }
+  const moved = new Set(chosen.map((c) => c.i));
+  const remaining = a.operands.filter((o) => !moved.has(o.i));
+  if (remaining.length === 0) return exit(0);
+  return { kind: 'keep', indexes: [...a.options, ...remaining.map((o) => o.i)].sort((x, y) => x - y).map((i) => i + 1) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// unlink, rmdir, shred
+
+function shimUnlink(real: string, args: readonly string[], ctx: ShimContext): Directive {
+  const argv = ['unlink', ...args];
+  const { r, text, config } = decideArgv(argv, ctx, real);
+  if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
+  if (r.decision === 'ALLOW' || args.length !== 1 || args[0]!.startsWith('-')) return run;
+  const st = fs.lstatSync(path.resolve(ctx.cwd, args[0]!), { throwIfNoEntry: false });
+  if (!st || st.isDirectory()) return run; // the real unlink reports it
+  const done = enforce(r, text, config);
+  return done.decision === 'ALLOW' ? exit(0) : refuse(ctx, argv, done);
+}
+
+/** rmdir removes only empty directories: nothing in them to keep. The policy still decides (a
+ *  protected path, RESTRICTED mode), then the real rmdir runs as it is. */
+function shimRmdir(real: string, args: readonly string[], ctx: ShimContext): Directive {
+  const argv = ['rmdir', ...args];
+  const { r } = decideArgv(argv, ctx, real);
+  if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
+  return run;
+}
+
+/** shred overwrites files in place (and with -u removes them): a verified copy of each goes to the
+ *  quarantine first, then the real shred runs. */
+function shimShred(real: string, args: readonly string[], ctx: ShimContext): Directive {
+  const argv = ['shred', ...args];
+  const { r, text, config } = decideArgv(argv, ctx, real);
+  if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
+  if (r.decision === 'ALLOW' || !r.workspace) return run;
+  const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
+  const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope' && t.physical !== null && t.type === 'file').map((t) => t.physical!));
+  if (targets.length === 0) return run;
+  const git = gitRunner(config.gitBinary, config.env);
+  const res = relocate(place, targets, { session: config.session, command: redact(text), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir), { keepOrigin: true });
+  auditShim(place, text, config, res.failure ? 'BLOCK' : 'ALLOW', res.failure?.code ?? r.code, res.txid);
+  if (res.failure) return refuse(ctx, argv, { decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message) });
+  return run;
+}
+
+function auditShim(place: { root: string; quarantine: string }, text: string, config: ReturnType<typeof loadConfig>, decision: string, code: string, txid: string | null): void {
+  try {
+    appendRecord(auditPath(place), { kind: 'decision', txid, session: config.session, decision, code, command: redact(text), cwd: config.cwd, mode: 'NORMAL', via: 'shim' });
+  } catch {
+    // best effort, as for check --enforce: the manifest holds what moved
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// git
+
+const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--attr-source', '--list-cmds', '--shallow-file']);
+
+/** Index of git's subcommand in args (after the global options), or -1. */
+function gitSubcommandIndex(args: readonly string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (GIT_GLOBAL_WITH_VALUE.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    return i;
+  }
+  return -1;
+}
+
+function shimGit(real: string, args: readonly string[], ctx: ShimContext): Directive {
+  const argv = ['git', ...args];
+  const { r, text, config } = decideArgv(argv, ctx, real);
+  if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
+  if (r.decision === 'ALLOW') return run;
+  const sub = gitSubcommandIndex(args);
+  const cleaning = r.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' && sub >= 0 && args[sub] === 'clean';
+  // git clean: what it would print ("Removing x"), taken from the same enumeration, before the
+  // entries move; the real git clean would then find nothing and print nothing.
+  let lines: string[] = [];
+  if (cleaning) {
+    const dry = [...args.slice(0, sub + 1), '-n', ...args.slice(sub + 1)];
+    const child = process.getBuiltinModule('node:child_process').spawnSync(real, dry, { cwd: ctx.cwd, env: ctx.env as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    if (child.status !== 0) return run; // git reports its own error
+    lines = child.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(/^Would remove /, 'Removing ').replace(/^Would skip repository /, 'Skipping repository '));
+  }
+  const done = enforce(r, text, config);
+  if (done.decision !== 'ALLOW') return refuse(ctx, argv, done);
+  if (!cleaning) return run;
+  const quiet = args.slice(sub + 1).some((a) => a === '-q' || a === '--quiet' || (/^-[a-zA-Z]+$/.test(a) && a.includes('q')));
+  if (!quiet && lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
+  return exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// find
+
+const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'git', 'find']);
+
+function shimFind(real: string, args: readonly string[], ctx: ShimContext): Directive {
+  const argv = ['find', ...args];
+  if (args.includes('-delete')) return shimFindDelete(real, args, ctx);
+  // -exec rm … reaches the rm shim by PATH; a program named by its path does not.
+  for (let i = 0; i < args.length; i++) {
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!)) continue;
+    const prog = args[i + 1] ?? '';
+    if (prog.includes('/') && DELETERS.has(path.basename(prog))) {
+      return blockWith(ctx, argv, 'BLOCK_UNDETERMINABLE_EFFECT', `${args[i]} ${prog} runs ${path.basename(prog)} by its path, past the guard: name it without a path (${path.basename(prog)}) so each call is checked`);
+    }
+  }
+  return run;
+}
+
+function shimFindDelete(real: string, args: readonly string[], ctx: ShimContext): Directive {
+  const argv = ['find', ...args];
+  const plan = planFindDelete(args, { real, cwd: ctx.cwd, env: ctx.env as NodeJS.ProcessEnv });
+  if (!plan.ok) return blockWith(ctx, argv, 'BLOCK_UNDETERMINABLE_EFFECT', `find -delete: ${plan.reason}`);
+  // The real find runs again only to report what it could not delete (and then without the
+  // starting points that were quarantined whole): its args as a `keep` of the original argv.
+  const rerun = (): Directive => {
+    const indexes: number[] = [];
+    let from = 0;
+    for (const a of plan.rerunArgs) {
+      const at = args.indexOf(a, from);
+      if (at < 0) return run;
+      indexes.push(at + 1);
+      from = at + 1;
+    }
+    return { kind: 'keep', indexes };
+  };
+  if (plan.relocate.length === 0) return plan.rerun ? rerun() : exit(0);
+  // The policy judges the concrete entries as `rm -rf -- <entries>` would be judged.
+  const shown = plan.relocate.map((b) => b.toString('utf8'));
+  const { r, config } = decideArgv(['rm', '-rf', '--', ...shown], ctx, real);
+  if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
+  // ALLOW (e.g. regenerable artifacts): the real find deletes them itself.
+  if (r.decision === 'ALLOW' || !r.workspace) return run;
+  const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
+  // find prints paths below the starting points as it walked them (no links followed): relative ones
+  // are placed under the physical cwd, which is where the policy's facts place them too.
+  const cwd = Buffer.from(fs.realpathSync(ctx.cwd));
+  const exact: Buffer[] = [];
+  for (const b of plan.relocate) {
+    const abs = b[0] === 0x2f ? b : Buffer.concat([cwd, Buffer.from('/'), b]);
+    const slash = abs.lastIndexOf(0x2f);
+    try {
+      // The directory physically (`./`, `..`, links in the starting point), the name as bytes.
+      const parent = fs.realpathSync(slash === 0 ? Buffer.from('/') : abs.subarray(0, slash), { encoding: 'buffer' });
+      exact.push(Buffer.concat([parent, Buffer.from(parent.length === 1 ? '' : '/'), abs.subarray(slash + 1)]));
+    } catch (err) {
+      return blockWith(ctx, argv, 'BLOCK_UNDETERMINABLE_EFFECT', `find -delete: the directory of ${b.toString('utf8')} cannot be resolved (${(err as Error).message})`);
+    }
+  }
+  const git = gitRunner(config.gitBinary, config.env);
+  const findText = quoteArgv(argv);
+  const res = relocate(place, exact, { session: config.session, command: redact(findText), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir));
+  auditShim(place, findText, config, res.failure ? 'BLOCK' : 'ALLOW', res.failure?.code ?? r.code, res.txid);
+  if (res.failure) return refuse(ctx, argv, { decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message) });
+  return plan.rerun ? rerun() : exit(0);
+}

@@ -1,0 +1,206 @@
+// The PATH shims with the real checker (dist/agent-guard.cjs) behind them, in the read-only sandbox:
+// what is left on disk outside the quarantine, the output and the exit status are the real tool's,
+// and everything it removed is restorable. Each case runs the same command on two identical copies
+// of a workspace — one through the shims, one with the real tool — and compares.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/cli.js';
+import { writeShims } from '../../src/shell/shims.js';
+import { listing } from '../recovery/fixtures/tree.js';
+
+const area = useSandboxArea('ag-shim-node');
+const TEMPLATE = fileURLToPath(new URL('../../shims/shim.sh', import.meta.url));
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+let shimDir = '';
+function shims(): string {
+  if (!shimDir) {
+    shimDir = path.join(area.rw(), 'shims');
+    writeShims(shimDir, { node: process.execPath, bundle: BIN, templatePath: TEMPLATE });
+  }
+  return shimDir;
+}
+
+interface World {
+  home: string;
+  ws: string;
+}
+
+/** A git workspace with one commit, built by `setup` (run in it with sh). */
+function world(name: string, setup: string): World {
+  const home = path.join(area.rw(), name);
+  const ws = path.join(home, 'ws');
+  fs.mkdirSync(ws, { recursive: true });
+  const env = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  const r = spawnSync('sh', ['-c', `git init -q -b main && ${setup}`], { cwd: ws, env, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return { home, ws };
+}
+
+/** A copy of a world (same relative layout), for the real tool. */
+function twin(w: World, name: string): World {
+  const home = path.join(area.rw(), name);
+  fs.cpSync(w.home, home, { recursive: true, verbatimSymlinks: true });
+  return { home, ws: path.join(home, 'ws') };
+}
+
+function sh(w: World, script: string, opts: { shims: boolean; input?: string }): { exitCode: number; stdout: string; stderr: string } {
+  const env: Record<string, string> = { HOME: w.home, PATH: opts.shims ? `${shims()}:${SYSTEM_PATH}` : SYSTEM_PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', AGENT_GUARD_SESSION: 'shim-test' };
+  return runSandboxed(area.rw(), ['sh', '-c', script], { cwd: w.ws, env, ...(opts.input !== undefined ? { input: opts.input } : {}), timeoutMs: 60_000 });
+}
+
+/** The workspace outside .git and the quarantine. */
+const tree = (w: World): string[] => listing(w.ws).filter((l) => !/^"(\.git|\.agent-trash)(\/|")/.test(l));
+
+/** Runs `script` through the shims on a world and with the real tools on its twin; both must agree. */
+function same(name: string, setup: string, script: string): { guarded: ReturnType<typeof sh>; real: ReturnType<typeof sh>; w: World } {
+  const w = world(name, setup);
+  const t = twin(w, `${name}-real`);
+  const guarded = sh(w, script, { shims: true });
+  const real = sh(t, script, { shims: false });
+  expect({ exit: guarded.exitCode, stdout: guarded.stdout }, guarded.stderr).toEqual({ exit: real.exitCode, stdout: real.stdout });
+  expect(guarded.stderr).toBe(real.stderr);
+  expect(tree(w)).toEqual(tree(t));
+  return { guarded, real, w };
+}
+
+function restoreAll(w: World): void {
+  const list = JSON.parse(sh(w, `"${process.execPath}" "${BIN}" restore list --json`, { shims: false }).stdout);
+  for (const t of list.transactions) if (t.state === 'RESTORABLE') expect(sh(w, `"${process.execPath}" "${BIN}" restore ${t.txid} --json`, { shims: false }).exitCode).toBe(0);
+}
+
+const FILES = 'mkdir -p dir/sub build && echo a > a.txt && echo b > b.txt && echo x > dir/sub/x && echo o > build/o.o && mkdir empty && ln -s a.txt link && git add -A && git commit -qm init';
+
+describeSandboxed('the rm shim: the real rm’s result, with the removed entries quarantined', () => {
+  for (const [label, script] of [
+    ['rm FILE (no -f)', 'rm a.txt'],
+    ['rm MISSING fails as rm fails', 'rm nothere; echo "st=$?"'],
+    ['rm DIR without -r fails as rm fails', 'rm dir; echo "st=$?"'],
+    ['rm -r DIR', 'rm -r dir'],
+    ['rm -rf with a missing operand', 'rm -rf build missing'],
+    ['rm -d EMPTY and rm -d NONEMPTY', 'rm -d empty dir; echo "st=$?"'],
+    ['rm -v', 'rm -v a.txt b.txt'],
+    ['rm -rv DIR (children first)', 'rm -rv dir'],
+    ['rm a symlink removes the link', 'rm link'],
+    ['options after operands', 'rm dir -r'],
+    ['rm -- -x', 'echo d > ./-x && rm -- -x'],
+    ['xargs rm', 'printf "a.txt\\nb.txt\\n" | xargs rm'],
+    ['find -exec rm', 'find . -name "*.o" -exec rm {} +'],
+    ['find -delete (files)', 'find . -name "*.o" -delete'],
+    ['find -delete (a tree)', 'find dir -delete'],
+    ['find -delete (a non-empty directory fails as find fails)', 'find . -name sub -delete; echo "st=$?"'],
+    ['find -delete (-empty)', 'find . -path ./.git -prune -o -empty -delete'],
+    ['find -delete (two starting points, one missing)', 'find build nothere -delete; echo "st=$?"'],
+  ] as const) {
+    itSandboxed(label, () => {
+      const { w } = same(label.replace(/\W+/g, '-'), FILES, script);
+      restoreAll(w);
+    });
+  }
+
+  itSandboxed('what it removed is in the quarantine and restores byte-identical', () => {
+    const w = world('rm-restore', FILES);
+    const before = tree(w);
+    expect(sh(w, 'rm -rf dir build a.txt link', { shims: true }).exitCode).toBe(0);
+    expect(tree(w)).not.toEqual(before);
+    restoreAll(w);
+    expect(tree(w)).toEqual(before);
+  });
+
+  itSandboxed('refusals: nothing runs, exit 2 (BLOCK) or 3 (ASK), the reason on stderr', () => {
+    const w = world('rm-refused', FILES);
+    const before = tree(w);
+    const outside = sh(w, `rm -rf ${area.canary()}`, { shims: true });
+    expect(outside.exitCode).toBe(2);
+    expect(outside.stderr).toMatch(/^agent-guard: refused .*BLOCK BLOCK_OUT_OF_WORKSPACE/);
+    expect(sh(w, 'rm -rf .git', { shims: true }).exitCode).toBe(2);
+    // rm -i with no terminal to ask: ASK, nothing moved.
+    const i = sh(w, 'rm -i a.txt < /dev/null', { shims: true });
+    expect(i.exitCode).toBe(3);
+    expect(tree(w)).toEqual(before);
+  });
+});
+
+describeSandboxed('the other shims', () => {
+  itSandboxed('unlink, shred -u and shred: restorable; rmdir as it is', () => {
+    const w = world('others', FILES);
+    expect(sh(w, 'unlink a.txt && rmdir empty && shred -u b.txt && shred dir/sub/x', { shims: true }).exitCode).toBe(0);
+    expect(fs.existsSync(path.join(w.ws, 'a.txt')) || fs.existsSync(path.join(w.ws, 'b.txt')) || fs.existsSync(path.join(w.ws, 'empty'))).toBe(false);
+    expect(fs.readFileSync(path.join(w.ws, 'dir/sub/x'))).not.toEqual(Buffer.from('x\n')); // shredded in place
+    const list = JSON.parse(sh(w, `"${process.execPath}" "${BIN}" restore list --json`, { shims: false }).stdout);
+    expect(list.transactions.map((t: any) => t.items.map((i: any) => path.relative(w.ws, i.origin))).flat().sort()).toEqual(['a.txt', 'b.txt', 'dir/sub/x']);
+    // The shredded file's copy comes back over the overwritten one with --force.
+    const shredTx = list.transactions.find((t: any) => t.items[0].origin.endsWith('dir/sub/x'));
+    expect(sh(w, `"${process.execPath}" "${BIN}" restore ${shredTx.txid} --force --json`, { shims: false }).exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(w.ws, 'dir/sub/x'), 'utf8')).toBe('x\n');
+  });
+
+  itSandboxed('git clean -fd prints what the real one prints, and the quarantine survives git clean -fdx', () => {
+    const { w } = same('git-clean', `${FILES} && mkdir -p junk/deep && echo j > junk/deep/j && echo u > untracked.txt`, 'git clean -fd');
+    expect(sh(w, 'git clean -fdx', { shims: true }).exitCode).toBe(0);
+    expect(fs.existsSync(path.join(w.ws, '.agent-trash', 'manifest.jsonl'))).toBe(true);
+    restoreAll(w);
+    expect(fs.readFileSync(path.join(w.ws, 'junk/deep/j'), 'utf8')).toBe('j\n');
+  });
+
+  itSandboxed('git reset --hard: snapshot first, then the real reset; restore brings the changes back', () => {
+    const { w } = same('git-reset', `${FILES} && echo changed > a.txt`, 'git reset --hard -q');
+    expect(fs.readFileSync(path.join(w.ws, 'a.txt'), 'utf8')).toBe('a\n');
+    restoreAll(w);
+    expect(fs.readFileSync(path.join(w.ws, 'a.txt'), 'utf8')).toBe('changed\n');
+  });
+
+  itSandboxed('git push --force is refused before git runs; read-only git takes the fast path', () => {
+    const w = world('git-push', FILES);
+    const r = sh(w, 'git push --force origin main', { shims: true });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/BLOCK_FORCE_PUSH/);
+    expect(sh(w, 'git status --short && git log --oneline | wc -l', { shims: true }).stdout.trim()).toBe('1');
+  });
+
+  itSandboxed('find -delete with another action is refused, nothing deleted', () => {
+    const w = world('find-print', FILES);
+    const r = sh(w, 'find . -name "*.o" -print -delete', { shims: true });
+    expect(r.exitCode).toBe(2);
+    expect(fs.existsSync(path.join(w.ws, 'build/o.o'))).toBe(true);
+  });
+
+  itSandboxed('find -exec with a deleter named by its path is refused (it would pass the shim)', () => {
+    const w = world('find-abs', FILES);
+    const r = sh(w, 'find . -name "*.o" -exec /bin/rm {} +', { shims: true });
+    expect(r.exitCode).toBe(2);
+    expect(fs.existsSync(path.join(w.ws, 'build/o.o'))).toBe(true);
+  });
+});
+
+describeSandboxed('hook-shell (the text check the bash/zsh hooks call)', () => {
+  const hook = (w: World, text: string, shimsOn: boolean) =>
+    sh(w, `"${process.execPath}" "${BIN}" hook-shell --shell bash ${shimsOn ? '--shims ' : ''}--cwd "$PWD" -- "$1"`.replace('"$1"', `'${text.replace(/'/g, `'\\''`)}'`), { shims: shimsOn });
+
+  itSandboxed('with shims: defers what they will see, decides what bypasses them, refuses shapes and tampering', () => {
+    const w = world('hook-shims', FILES);
+    expect(hook(w, 'rm -rf "$D"', true).exitCode).toBe(0); // the shim sees the expanded argv
+    expect(hook(w, 'ls | xargs rm', true).exitCode).toBe(0);
+    expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(true);
+    expect(hook(w, '/bin/rm -rf build', true).exitCode).toBe(0); // compensated here: relocated
+    expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(false);
+    expect(hook(w, 'command -p rm -rf "$D"', true).exitCode).toBe(2);
+    expect(hook(w, 'cd dir && rm -rf sub', true).exitCode).toBe(3);
+    const tamper = hook(w, 'export AGENT_GUARD_SHIM_PID="$$ 1"; rm -rf dir', true);
+    expect(tamper.exitCode).toBe(2);
+    expect(tamper.stderr).toMatch(/BLOCK_GUARD_TAMPERING/);
+    expect(hook(w, 'ls -la', true).exitCode).toBe(0);
+  });
+
+  itSandboxed('without shims: enforces like check --enforce', () => {
+    const w = world('hook-plain', FILES);
+    expect(hook(w, 'rm -rf build', false).exitCode).toBe(0);
+    expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(false);
+    expect(hook(w, 'rm -rf "$D"', false).exitCode).toBe(2);
+    expect(hook(w, `rm -rf ${area.canary()}`, false).exitCode).toBe(2);
+  });
+});
