@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
-import { loadFolded, PURGED, RESTORED, tx, type Folded } from './txindex.js';
+import { loadFolded, PURGED, RESTORED, tx, type Folded, type Snap } from './txindex.js';
 import { manifestPath, moveEntry, newTxid, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { exists } from '../probe/fs.js';
 import type { GitRunner } from '../probe/git.js';
-import { applySnapshot } from './snapshot.js';
+import { applySnapshot, restoreRefs } from './snapshot.js';
 import { bdirname, bIsWithin, bjoin, brelative, bsplit, display } from './bpath.js';
 
 export type TxState = 'RESTORABLE' | 'RESTORED' | 'FAILED' | 'GC_ELIGIBLE' | 'PURGED';
@@ -41,7 +41,7 @@ export interface Transaction {
   /** Its entries (empty when listed without items). */
   items: TxItem[];
   /** A git snapshot taken before an overwriting git command. */
-  snapshot?: { stash: string | null; repo: string; globals: string[] };
+  snapshot?: Snap;
 }
 
 export interface RestoreOutcome {
@@ -144,7 +144,7 @@ export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded
       else if (odd) item.bytes = { origin: Buffer.from(o).toString('base64'), dest: Buffer.from(d).toString('base64') };
       list.push(item);
     }
-    const present = anyPresent || (snap?.stash != null && !restored);
+    const present = anyPresent || (!restored && (snap?.stash != null || (snap?.refs?.length ?? 0) + (snap?.stashes?.length ?? 0) > 0));
     const state: TxState = purged ? 'PURGED' : present ? 'RESTORABLE' : restored ? 'RESTORED' : 'FAILED';
     // No spread: one object shape for tens of thousands of transactions.
     const entry: Transaction = { txid, ts: tx.ts(t), session: tx.session(t), command: tx.command(t), pid: tx.pid(t), state, itemCount: tx.items(t).length, items: list };
@@ -215,12 +215,20 @@ function restoreLocked(q: QuarantinePlace, txid: string, opts: { force?: boolean
   const out: RestoreOutcome = { txid, restored: [], skipped: [] };
   const root = Buffer.from(q.root);
   const quarantine = Buffer.from(q.quarantine);
-  const rel = (p: string): string => (p.startsWith('stash ') ? p : path.relative(q.root, p));
+  const rel = (p: string): string => (p.startsWith('stash ') || p.startsWith('ref ') || p === 'refs' ? p : path.relative(q.root, p));
   let displacedTx: string | null = null;
   if (tx.snapshot?.stash && tx.state === 'RESTORABLE') {
     const applied = opts.git ? applySnapshot(opts.git, tx.snapshot.repo, tx.snapshot.globals, tx.snapshot.stash) : { ok: false, message: 'no git to apply it with' };
     if (applied.ok) out.restored.push(`stash ${tx.snapshot.stash}`);
     else out.skipped.push({ origin: `stash ${tx.snapshot.stash}`, reason: `git stash apply refused: ${applied.message}` });
+  }
+  if (tx.snapshot && tx.state === 'RESTORABLE' && ((tx.snapshot.refs?.length ?? 0) > 0 || (tx.snapshot.stashes?.length ?? 0) > 0)) {
+    if (!opts.git) out.skipped.push({ origin: 'refs', reason: 'no git to re-create them with' });
+    else {
+      const back = restoreRefs(opts.git, txid, tx.snapshot.repo, tx.snapshot.globals, { refs: tx.snapshot.refs ?? [], stashes: tx.snapshot.stashes ?? [] });
+      out.restored.push(...back.restored);
+      out.skipped.push(...back.skipped);
+    }
   }
   for (const item of tx.items) {
     if (!item.present) {

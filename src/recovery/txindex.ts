@@ -15,7 +15,7 @@ import path from 'node:path';
 import { decodePath, readRecordsFrom, type StoredRecord } from './records.js';
 
 export const INDEX_FILE = 'index.json';
-const INDEX_VERSION = 4;
+const INDEX_VERSION = 5;
 /** Bytes before the indexed offset that must match, and how many more 64-byte samples spread over
  *  the indexed part must match too (catches a manifest replaced or rewritten in place, without
  *  reading it all: that is what the index saves). */
@@ -33,7 +33,14 @@ export interface PathField {
  *  display paths are exact. */
 export type ItemRow = [string, string | null, string, number, string?, string?];
 
-export type Snap = { stash: string | null; repo: string; globals: string[] };
+export type Snap = {
+  stash: string | null;
+  repo: string;
+  globals: string[];
+  /** Refs and stash entries a git command dropped (recordRefs). */
+  refs?: { ref: string; sha: string }[];
+  stashes?: { sha: string; message: string }[];
+};
 
 /** [txid, ts, session, command, pid, flags (1 started, 2 restored, 4 purged), records, items,
  *  snapshot or null, cached size: bytes below the directory, record count when measured, the
@@ -148,6 +155,18 @@ function fold(txs: Map<string, TxRow>, records: readonly StoredRecord[]): void {
       case 'snapshot':
         if (typeof r.repo === 'string') t[8] = { stash: typeof r.stash === 'string' ? r.stash : null, repo: r.repo, globals: Array.isArray(r.globals) ? r.globals.map(String) : [] };
         break;
+      case 'refs': {
+        const list = <T>(v: unknown, ok: (x: Record<string, unknown>) => boolean): T[] => (Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object' && ok(x as Record<string, unknown>)) as T[]) : []);
+        if (typeof r.repo !== 'string') break;
+        t[8] = {
+          stash: t[8]?.stash ?? null,
+          repo: r.repo,
+          globals: Array.isArray(r.globals) ? r.globals.map(String) : [],
+          refs: list<{ ref: string; sha: string }>(r.refs, (x) => typeof x.ref === 'string' && typeof x.sha === 'string'),
+          stashes: list<{ sha: string; message: string }>(r.stashes, (x) => typeof x.sha === 'string' && typeof x.message === 'string'),
+        };
+        break;
+      }
       case 'restore':
         t[5] |= RESTORED;
         break;

@@ -17,6 +17,7 @@ import { EXIT } from '../exit-codes.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import { gitRunner, isIgnoredPath } from '../probe/git.js';
 import { relocate } from '../recovery/quarantine.js';
+import { recordRefs, type DroppedRefs } from '../recovery/snapshot.js';
 import { redact } from '../recovery/redact.js';
 import { appendRecord } from '../recovery/records.js';
 import { auditPath } from '../recovery/quarantine.js';
@@ -286,11 +287,40 @@ function gitSubcommandIndex(args: readonly string[]): number {
   return -1;
 }
 
+/** What `git branch -d/-D/--delete` or `git stash drop/clear` is about to drop (null: nothing of
+ *  that kind in this call). Names git cannot resolve are left to git, which reports them. */
+function droppedBy(args: readonly string[], sub: number, runGit: (a: string[]) => { ok: boolean; out: string }): DroppedRefs | null {
+  const rest = args.slice(sub + 1);
+  if (args[sub] === 'branch') {
+    const flags = rest.filter((a) => a.startsWith('-'));
+    const deleting = flags.some((f) => f === '--delete' || (/^-[a-zA-Z]+$/.test(f) && /[dD]/.test(f)));
+    if (!deleting) return null;
+    const remote = flags.some((f) => f === '--remotes' || (/^-[a-zA-Z]+$/.test(f) && f.includes('r')));
+    const refs: DroppedRefs['refs'] = [];
+    for (const name of rest.filter((a) => !a.startsWith('-'))) {
+      const ref = `${remote ? 'refs/remotes/' : 'refs/heads/'}${name}`;
+      const sha = runGit(['rev-parse', '--verify', '-q', `${ref}^{commit}`]);
+      if (sha.ok && sha.out.trim() !== '') refs.push({ ref, sha: sha.out.trim() });
+    }
+    return { refs, stashes: [] };
+  }
+  if (args[sub] === 'stash' && (rest[0] === 'drop' || rest[0] === 'clear')) {
+    const list = runGit(['stash', 'list', '--format=%gd%x00%H%x00%gs']);
+    const entries = list.out.split('\n').filter((l) => l !== '').map((l) => l.split('\0')).map(([name, sha, message]) => ({ name: name ?? '', sha: sha ?? '', message: message ?? '' }));
+    if (rest[0] === 'clear') return { refs: [], stashes: entries.map((e) => ({ sha: e.sha, message: e.message })) };
+    const which = rest.slice(1).find((a) => !a.startsWith('-')) ?? 'stash@{0}';
+    const name = /^\d+$/.test(which) ? `stash@{${which}}` : which;
+    const e = entries.find((x) => x.name === name);
+    return { refs: [], stashes: e ? [{ sha: e.sha, message: e.message }] : [] };
+  }
+  return null;
+}
+
 function shimGit(real: string, args: readonly string[], ctx: ShimContext): Directive {
   const argv = ['git', ...args];
   const { r, text, config } = decideArgv(argv, ctx, real);
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
-  if (r.decision === 'ALLOW') return run;
+  if (r.decision === 'ALLOW') return keepDropped(real, args, ctx, r, text, config, argv);
   const sub = gitSubcommandIndex(args);
   const cleaning = r.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' && sub >= 0 && args[sub] === 'clean';
   // git clean: what it would print ("Removing x"), taken from the same enumeration, before the
@@ -308,6 +338,32 @@ function shimGit(real: string, args: readonly string[], ctx: ShimContext): Direc
   const quiet = args.slice(sub + 1).some((a) => a === '-q' || a === '--quiet' || (/^-[a-zA-Z]+$/.test(a) && a.includes('q')));
   if (!quiet && lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
   return exit(0);
+}
+
+/** Branches and stash entries a command drops are kept restorable first (recordRefs). */
+function keepDropped(real: string, args: readonly string[], ctx: ShimContext, r: CheckResult, text: string, config: ReturnType<typeof loadConfig>, argv: readonly string[]): Directive {
+  const sub = gitSubcommandIndex(args);
+  if (sub < 0 || (args[sub] !== 'branch' && args[sub] !== 'stash')) return run;
+  const globals = args.slice(0, sub);
+  const git = gitRunner(real, ctx.env);
+  const runGit = (a: string[]): { ok: boolean; out: string } => {
+    const x = git.run([...globals, ...a], ctx.cwd);
+    return { ok: x.ok, out: x.stdout.toString('utf8') };
+  };
+  const dropped = droppedBy(args, sub, runGit);
+  if (!dropped || dropped.refs.length + dropped.stashes.length === 0) return run;
+  const top = runGit(['rev-parse', '--show-toplevel']).out.trim();
+  const place = r.workspace ?? (top ? placeOf(top, config) : null);
+  if (!place) return run;
+  const res = recordRefs(place, git, { cwd: ctx.cwd, globals }, { session: config.session, command: redact(text), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir), dropped);
+  auditShim(place, text, config, res.error ? 'BLOCK' : 'ALLOW', res.error ? 'COMPENSATION_FAILED' : r.code, res.txid);
+  if (res.error) return refuse(ctx, argv, { decision: 'BLOCK', code: 'COMPENSATION_FAILED', explanation: explain('COMPENSATION_FAILED', res.error) });
+  return run;
+}
+
+/** The quarantine of a workspace root (AGENT_GUARD_TRASH overrides), as the engine places it. */
+function placeOf(root: string, config: ReturnType<typeof loadConfig>): { root: string; quarantine: string } {
+  return { root, quarantine: config.trash ?? path.join(root, '.agent-trash') };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -154,6 +154,20 @@ describeSandboxed('the other shims', () => {
     expect(fs.readFileSync(path.join(w.ws, 'a.txt'), 'utf8')).toBe('changed\n');
   });
 
+  itSandboxed('git branch -D, git stash drop and git stash clear: the real result, and restore brings the branch and the stash entries back', () => {
+    const setup = `${FILES} && git branch topic && git checkout -q topic && echo t > t.txt && git add t.txt && git commit -qm topic && git checkout -q main && echo s1 > a.txt && git stash -q && echo s2 > b.txt && git stash -q && echo s3 > a.txt && git stash -q`;
+    const { w } = same('git-refs', setup, 'git branch -D topic && git stash drop -q && git stash clear && git branch --list && git stash list');
+    const git = (cmd: string): string => sh(w, cmd, { shims: false }).stdout;
+    expect(git('git branch --list topic')).toBe('');
+    expect(git('git stash list')).toBe('');
+    restoreAll(w);
+    expect(git('git log -1 --format=%s topic')).toBe('topic\n');
+    // Restored transaction by transaction (the drop's s3, then the clear's s1 and s2, oldest first).
+    const contents = [0, 1, 2].map((n) => git(`git stash show -p stash@{${n}}`).match(/^\+(s\d)$/m)?.[1]);
+    expect(contents).toEqual(['s2', 's1', 's3']);
+    expect(git('git for-each-ref refs/agent-guard')).toBe(''); // the keep-alive refs are gone
+  });
+
   itSandboxed('git push --force is refused before git runs; read-only git takes the fast path', () => {
     const w = world('git-push', FILES);
     const r = sh(w, 'git push --force origin main', { shims: true });
