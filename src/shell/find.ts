@@ -425,6 +425,7 @@ export function planFindDelete(args: readonly string[], opts: PlanFindOptions): 
     return plan(f, infos, en, cwd);
   } catch (e) {
     if (e instanceof EnumerationError) return { ok: false, reason: `cannot enumerate the find -delete: ${e.message}` };
+    if (e instanceof RangeError) return { ok: false, reason: `cannot compensate this find -delete: the tree is too deep to plan for (${e.message})` };
     throw e;
   }
 }

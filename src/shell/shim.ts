@@ -22,7 +22,7 @@ import { redact } from '../recovery/redact.js';
 import { appendRecord } from '../recovery/records.js';
 import { auditPath } from '../recovery/quarantine.js';
 import { findReal } from './realbin.js';
-import { planFindDelete } from './find.js';
+import { parseFindArgs, planFindDelete } from './find.js';
 
 export interface ShimIO {
   stdout(s: string): void;
@@ -373,7 +373,9 @@ const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'git', 'find']);
 
 function shimFind(real: string, args: readonly string[], ctx: ShimContext): Directive {
   const argv = ['find', ...args];
-  if (args.includes('-delete')) return shimFindDelete(real, args, ctx);
+  // `-delete` as an action (not, say, the pattern of `-name -delete`): the planner's parser knows.
+  const parsed = args.includes('-delete') ? parseFindArgs(args) : null;
+  if (parsed && (parsed.ok || parsed.hasDelete)) return shimFindDelete(real, args, ctx);
   // -exec rm … reaches the rm shim by PATH; a program named by its path does not.
   for (let i = 0; i < args.length; i++) {
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!)) continue;

@@ -95,6 +95,7 @@ describeSandboxed('the rm shim: the real rm’s result, with the removed entries
     ['find -delete (a non-empty directory fails as find fails)', 'find . -name sub -delete; echo "st=$?"'],
     ['find -delete (-empty)', 'find . -path ./.git -prune -o -empty -delete'],
     ['find -delete (two starting points, one missing)', 'find build nothere -delete; echo "st=$?"'],
+    ['find -name -delete (a pattern, not the action)', 'find . -name -delete'],
   ] as const) {
     itSandboxed(label, () => {
       const { w } = same(label.replace(/\W+/g, '-'), FILES, script);
