@@ -224,11 +224,11 @@ describeSandboxed('restore racing gc --execute', () => {
     }
     // gc --execute with a zero cap (everything eligible) and restore of the same transaction, at once.
     const script = txids.map((t) => `"$1" "$2" gc --execute --max-bytes 0 --json >/dev/null 2>&1 & "$1" "$2" restore ${t} --json >/dev/null 2>&1; wait`).join('\n');
-    const r = runSandboxed(area.rw(), ['sh', '-c', script, 'sh', process.execPath, BIN], { cwd: ws, env: { HOME: path.join(area.rw(), 'race') }, timeoutMs: 120_000 });
+    const r = runSandboxed(area.rw(), ['sh', '-c', script, 'sh', process.execPath, BIN], { cwd: ws, env: { HOME: path.join(area.rw(), 'race') }, timeoutMs: 280_000 });
     expect(r.exitCode, r.stderr).toBe(0);
     for (let i = 0; i < rounds; i++) {
       const back = fs.existsSync(path.join(ws, `t${i}`)) ? fs.readdirSync(path.join(ws, `t${i}`)).length : 0;
       expect([0, per]).toContain(back);
     }
-  });
+  }, 300_000);
 });
