@@ -7,6 +7,9 @@ import { configureMode } from './commands/mode.js';
 import { configureDelete } from './commands/delete.js';
 import { configureStatus } from './commands/status.js';
 import { configureGc } from './commands/gc.js';
+import { configureShellInit } from './commands/shell-init.js';
+import { configureRun } from './commands/run.js';
+import { configureDoctor } from './commands/doctor.js';
 import type { Env } from './config.js';
 
 export const VERSION = '0.1.0';
@@ -38,6 +41,9 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string, int
   configureDelete(program, ctx);
   configureStatus(program, ctx);
   configureGc(program, ctx);
+  configureShellInit(program, ctx);
+  configureRun(program, ctx);
+  configureDoctor(program, ctx);
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {

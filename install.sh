@@ -1,0 +1,295 @@
+#!/bin/sh
+# agent-guard installer (docs/install.md).
+#
+#   ./install.sh [--prefix DIR]      install (default prefix: ~/.agent-guard); idempotent
+#   ./install.sh --uninstall [--prefix DIR]
+#                                    remove exactly what the install list names
+#
+# Installs from this checkout (building dist/agent-guard.cjs first if it is missing):
+#   <prefix>/lib/agent-guard.cjs   the bundled CLI            <prefix>/lib/shim.sh   the shim template
+#   <prefix>/bin/agent-guard       launcher: exec <node> <prefix>/lib/agent-guard.cjs "$@"
+#   <prefix>/shims/                rendered shims + marker    <prefix>/shell/        bash/zsh hooks
+#   <prefix>/.agent-guard-install  every file and directory installed (read by --uninstall)
+# stdout gets exactly one line: the line to add to your rc file (zsh when $SHELL is zsh, else
+# bash), so `./install.sh >> ~/.bashrc` works. Progress and notes go to stderr.
+# Exit status: 0 done, 1 refused or failed, 2 usage.
+set -euf
+# Lists below are newline-separated: words split at newlines only (and globbing is off: set -f).
+nl='
+'
+IFS=$nl
+
+me=agent-guard-install
+die() { printf '%s: %s\n' "$me" "$*" >&2; exit 1; }
+note() { printf '%s: %s\n' "$me" "$*" >&2; }
+usage() {
+  printf 'usage: %s [--prefix DIR] [--uninstall]\n' "$0" >&2
+  exit 2
+}
+
+# rm and rmdir are guarded names: when this runs inside a guarded environment, the PATH shims would
+# send the installer's own clean-up to the checker. `command -p` uses the system's default PATH.
+real_rm() { command -p rm -f -- "$@"; }
+real_rmdir() { command -p rmdir -- "$1" 2>/dev/null; }
+
+prefix=''
+uninstall=''
+while [ $# -gt 0 ]; do
+  case $1 in
+    --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
+    --prefix=*) prefix=${1#--prefix=}; shift ;;
+    --uninstall) uninstall=1; shift ;;
+    -h | --help) usage ;;
+    *) printf '%s: unknown argument: %s\n' "$me" "$1" >&2; usage ;;
+  esac
+done
+
+if [ -z "$prefix" ]; then
+  [ -n "${HOME-}" ] || die "HOME is not set: pass --prefix DIR"
+  prefix=$HOME/.agent-guard
+fi
+[ -n "$prefix" ] || die "empty --prefix"
+case $prefix in /*) ;; *) prefix=$(pwd -P)/$prefix ;; esac
+# No trailing slashes (but keep "/" itself, refused below).
+while :; do
+  case $prefix in
+    / | *[!/]) break ;;
+    */) prefix=${prefix%/} ;;
+  esac
+done
+
+# The prefix ends up inside shell code and on PATH: nothing that would break the quoting of the
+# shims (" $ ` \), PATH (:) or a line (control characters).
+case $prefix in
+  *[\"\$\`\\:]*) die "refusing prefix $prefix: it contains one of \" \$ \` \\ : (not possible in PATH or in the shims)" ;;
+esac
+[ "$(printf '%s' "$prefix" | LC_ALL=C tr -d '\001-\037\177')" = "$prefix" ] ||
+  die "refusing a prefix with control characters"
+
+# The physical form of an existing directory, else the path as given.
+physical() { (cd "$1" 2>/dev/null && pwd -P) || printf '%s\n' "$1"; }
+phys=$(physical "$prefix")
+[ "$phys" != / ] || die "refusing prefix /: choose a directory of its own, e.g. \$HOME/.agent-guard"
+if [ -n "${HOME-}" ] && [ "$phys" = "$(physical "$HOME")" ]; then
+  die "refusing prefix $prefix: it is your home directory; choose a directory of its own, e.g. \$HOME/.agent-guard"
+fi
+
+list=$prefix/.agent-guard-install
+
+# An install list line is "f REL" (a file) or "d REL" (a directory install.sh created), REL relative
+# to the prefix: no leading /, no .. component. "d ." is the prefix itself.
+check_list() {
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in
+      '' | '#'*) continue ;;
+      'f '* | 'd '*) rel=${line#? } ;;
+      *) die "$list: not an install list line: $line" ;;
+    esac
+    case $rel in
+      '' | /* | .. | ../* | */.. | */../*) die "$list: refusing the path $rel" ;;
+    esac
+    case $line in 'f .' | 'f ./'*) die "$list: refusing the path $rel" ;; esac
+  done < "$1"
+}
+
+# ---------------------------------------------------------------- uninstall
+if [ -n "$uninstall" ]; then
+  [ -f "$list" ] || die "no agent-guard installation at $prefix (no $list)"
+  check_list "$list"
+  dirs=$(sed -n 's/^d //p' "$list")
+  n=0
+  skipped=''
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in
+      'f '*)
+        rel=${line#f }
+        f=$prefix/$rel
+        [ -f "$f" ] || [ -L "$f" ] || continue
+        # Only inside the prefix itself: a directory on the way that became a symlink (shims ->
+        # /usr/bin) would lead the removal elsewhere.
+        case $rel in */*) want=$phys/${rel%/*} ;; *) want=$phys ;; esac
+        if [ "$(cd "${f%/*}" 2>/dev/null && pwd -P)" != "$want" ]; then
+          skipped="$skipped $f"
+          continue
+        fi
+        real_rm "$f" || die "cannot remove $f"
+        n=$((n + 1))
+        ;;
+    esac
+  done < "$list"
+  real_rm "$list" || die "cannot remove $list"
+  # Directories deepest first (the list names them that way), and only when empty.
+  kept=''
+  for d in $dirs; do
+    if [ "$d" = . ]; then d=$prefix; else d=$prefix/$d; fi
+    [ -d "$d" ] || continue
+    real_rmdir "$d" || kept="$kept $d"
+  done
+  note "removed $n files from $prefix"
+  [ -z "$skipped" ] || note "not removed (a directory on the way is a symlink):$skipped"
+  [ -z "$kept" ] || note "kept (not empty):$kept"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- install
+case $0 in */*) src=${0%/*} ;; *) src=. ;; esac
+src=$(cd "$src" && pwd -P) || die "cannot find the checkout install.sh belongs to"
+{ [ -f "$src/package.json" ] && [ -f "$src/shims/shim.sh" ] && [ -f "$src/shell/guard.bash" ]; } ||
+  die "$src is not an agent-guard checkout: run install.sh from the repository"
+
+if [ -e "$prefix" ] || [ -L "$prefix" ]; then
+  [ -d "$prefix" ] || die "refusing prefix $prefix: it exists and is not a directory"
+  if [ ! -f "$list" ] && [ -n "$(ls -A "$prefix")" ]; then
+    die "refusing prefix $prefix: it holds other files and no agent-guard install list; choose an empty or new directory"
+  fi
+fi
+case $phys/ in "$src"/*) die "refusing prefix $prefix: it is inside the checkout $src" ;; esac
+
+node=$(command -v node 2>/dev/null) || die "node not found on PATH: install Node 20.16 or newer"
+case $node in /*) ;; *) die "node is not a program on PATH ($node): install Node 20.16 or newer" ;; esac
+"$node" -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=16)?0:1)' ||
+  die "$node is Node $("$node" --version), older than 20.16: install a newer Node"
+case $node in
+  *[\"\$\`\\:]*) die "the node path $node contains one of \" \$ \` \\ : and cannot be baked into the shims" ;;
+esac
+
+bundle=$src/dist/agent-guard.cjs
+if [ ! -f "$bundle" ]; then
+  note "building $bundle"
+  command -v npm >/dev/null 2>&1 || die "npm not found: it is needed to build $bundle"
+  if [ -d "$src/node_modules" ]; then
+    (cd "$src" && npm run build >&2) || die "npm run build failed"
+  else
+    (cd "$src" && npm ci >&2 && npm run build >&2) || die "npm ci && npm run build failed"
+  fi
+  [ -f "$bundle" ] || die "the build did not produce $bundle"
+fi
+
+# Files to install: "SOURCE DEST MODE" (DEST relative to the prefix).
+zfiles='.zshenv
+.zprofile
+.zshrc
+.zlogin
+.zlogout'
+for z in $zfiles; do [ -f "$src/shell/zsh/$z" ] || die "missing $src/shell/zsh/$z"; done
+[ -f "$src/shell/guard.zsh" ] || die "missing $src/shell/guard.zsh"
+
+# Directories, parents first; those created now (or by an earlier install) go into the list.
+old_dirs=''
+old_files=''
+if [ -f "$list" ]; then
+  check_list "$list"
+  old_dirs=$(sed -n 's/^d //p' "$list")
+  old_files=$(sed -n 's/^f //p' "$list")
+fi
+created=''
+was_created() {
+  case "
+$old_dirs
+$created
+" in *"
+$1
+"*) return 0 ;; esac
+  return 1
+}
+mkd() { # REL
+  if [ "$1" = . ]; then d=$prefix; else d=$prefix/$1; fi
+  if [ "$1" != . ] && [ -L "$d" ]; then die "refusing to install through $d: it is a symlink"; fi
+  if [ ! -d "$d" ]; then
+    mkdir -m 755 -- "$d" || die "cannot create $d"
+    created="$created
+$1"
+  fi
+}
+[ -d "$prefix" ] || mkdir -p -- "${prefix%/*}" 2>/dev/null || true
+mkd .
+for d in lib bin shims shell shell/zsh; do mkd "$d"; done
+
+files='lib/agent-guard.cjs
+lib/shim.sh
+bin/agent-guard
+shell/guard.bash
+shell/guard.zsh'
+for z in $zfiles; do files="$files${nl}shell/zsh/$z"; done
+
+# The list: files, then the directories install.sh created, deepest first (uninstall order).
+list_text() { # FILE-LIST (newline separated)
+  printf '# agent-guard install list (install.sh): --uninstall removes exactly these, relative to the prefix\n'
+  printf '%s\n' "$1" | while IFS= read -r f; do [ -z "$f" ] || printf 'f %s\n' "$f"; done
+  for d in shell/zsh shell shims lib bin .; do
+    if was_created "$d"; then printf 'd %s\n' "$d"; fi
+  done
+}
+write_list() { # FILE-LIST
+  put_text .agent-guard-install 644 "$(list_text "$1")
+"
+}
+
+# Copies SOURCE to <prefix>/DEST with MODE through a temporary file and a rename; an identical
+# file is left alone (same inode, same mtime).
+put() { # SOURCE DEST MODE
+  dest=$prefix/$2
+  if [ -f "$dest" ] && [ ! -L "$dest" ] && cmp -s -- "$1" "$dest" 2>/dev/null; then
+    chmod "$3" "$dest"
+    return 0
+  fi
+  tmp=$dest.tmp.$$
+  { cp -- "$1" "$tmp" && chmod "$3" "$tmp" && mv -f -- "$tmp" "$dest"; } || die "cannot write $dest"
+}
+# The same with the content given as TEXT.
+put_text() { # DEST MODE TEXT
+  dest=$prefix/$1
+  if [ -f "$dest" ] && [ ! -L "$dest" ] && printf '%s' "$3" | cmp -s - "$dest" 2>/dev/null; then
+    chmod "$2" "$dest"
+    return 0
+  fi
+  tmp=$dest.tmp.$$
+  { printf '%s' "$3" > "$tmp" && chmod "$2" "$tmp" && mv -f -- "$tmp" "$dest"; } || die "cannot write $dest"
+}
+
+# First the list with everything this run may write (and what an earlier install wrote): a run
+# that stops half-way can still be uninstalled or installed again.
+all=$(printf '%s\n' "$files" "$old_files" | awk 'NF && !seen[$0]++')
+write_list "$all"
+
+put "$bundle" lib/agent-guard.cjs 755
+put "$src/shims/shim.sh" lib/shim.sh 644
+put "$src/shell/guard.bash" shell/guard.bash 644
+put "$src/shell/guard.zsh" shell/guard.zsh 644
+for z in $zfiles; do put "$src/shell/zsh/$z" "shell/zsh/$z" 644; done
+
+# The launcher: node and bundle baked in, single-quoted.
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+put_text bin/agent-guard 755 "#!/bin/sh
+# agent-guard launcher, written by install.sh: this installation's node and bundle.
+exec $(q "$node") $(q "$prefix/lib/agent-guard.cjs") \"\$@\"
+"
+
+# The shims, rendered by the installed bundle itself (shell-init --write-shims prints the paths).
+shims=$("$node" "$prefix/lib/agent-guard.cjs" shell-init --write-shims "$prefix/shims" --node "$node" --template "$prefix/lib/shim.sh") ||
+  die "rendering the shims failed"
+shim_files=$(printf '%s\n' "$shims" | while IFS= read -r f; do
+  case $f in "$prefix"/*) printf '%s\n' "${f#"$prefix"/}" ;; '') ;; *) printf 'unexpected:%s\n' "$f" ;; esac
+done)
+case $shim_files in *unexpected:*) die "the shims were written outside $prefix: $shims" ;; esac
+
+new=$(printf '%s\n' "$files" "$shim_files" | awk 'NF && !seen[$0]++')
+# Files an earlier install wrote that this one does not: removed.
+for f in $old_files; do
+  case "
+$new
+" in *"
+$f
+"*) ;; *) if [ -f "$prefix/$f" ] || [ -L "$prefix/$f" ]; then real_rm "$prefix/$f"; fi ;; esac
+done
+write_list "$new"
+
+note "installed into $prefix (node $node)"
+shell_name=${SHELL-}
+shell_name=${shell_name##*/}
+case $shell_name in zsh) sh_kind=zsh other=bash ;; *) sh_kind=bash other=zsh ;; esac
+launcher=$prefix/bin/agent-guard
+case $launcher in *[!A-Za-z0-9_./+@%,=-]*) launcher=$(q "$launcher") ;; esac
+note "add the line below to your ~/.${sh_kind}rc (for $other: shell-init $other); or run an agent with: $launcher run -- <command>"
+# shellcheck disable=SC2016 # the line is for the rc file, where it expands
+printf 'eval "$(%s shell-init %s)"\n' "$launcher" "$sh_kind"

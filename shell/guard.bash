@@ -1,0 +1,386 @@
+# shellcheck shell=bash
+# Deliberate throughout: single-quoted $ in patterns (SC2016), unquoted pattern variables on the
+# right of == (SC2053), and `a= b=` empty assignments (SC1007).
+# shellcheck disable=SC2016,SC2053,SC1007
+# agent-guard: the bash hook (docs/shell-hooks.md).
+#
+# Sourced through BASH_ENV by every non-interactive bash (`bash -c`, `bash -lc`, scripts), and by
+# an interactive bash from the `agent-guard shell-init bash` snippet. A DEBUG trap sends command
+# text that may be destructive to the checker
+#
+#   NODE_EXTRA_CA_CERTS= "$AGENT_GUARD_NODE" "$AGENT_GUARD_BUNDLE" hook-shell --shell bash \
+#       [--interactive] [--shims] --cwd "$PWD" -- "<text>"
+#
+# and runs the command on status 0. Status 2 (block), 3 (ask) or anything else refuses it: a
+# non-interactive shell exits 126, an interactive one skips the command and drops the rest of the
+# line. Sourcing prints nothing, keeps $? (and the DEBUG trap keeps $_), a second source changes
+# nothing, and aliases are off while this file is parsed; every builtin is called as \builtin.
+# extdebug is switched on lazily inside the trap, never here: set during a non-interactive
+# start-up it makes bash try to load bashdb and turn extdebug and functrace back off.
+
+# Under `set -x` (bash -x script.sh) none of the guard is traced: xtrace is off while it loads and
+# the trap runs in a form that keeps its trace off stderr (__agent_guard_settrap).
+{ __agent_guard_st=$? __agent_guard_xt=$-; \builtin set +x; } 2>/dev/null
+
+# Ends every source of this file: $? as it was before, xtrace back on if it was on.
+__agent_guard_return() {
+  \builtin unset -v __agent_guard_st __agent_guard_xt __agent_guard_go __agent_guard_prev
+  if [[ $1 != 0 ]]; then
+    [[ $2 != *x* ]] || \builtin set -x
+    \builtin return "$1"
+  fi
+  [[ $2 != *x* ]] || \builtin set -x
+}
+
+# Loaded ("1") or loading ("0": the user's BASH_ENV sources this file again): nothing to do. An
+# exported value came from the environment, not from this shell, and does not count.
+__agent_guard_go=
+if [[ ${__agent_guard_loaded-} != [01] || ${__agent_guard_loaded@a} == *x* ]]; then
+  __agent_guard_go=1
+  \builtin unset -v __agent_guard_loaded
+  __agent_guard_loaded=0
+  # The user's own BASH_ENV first (non-interactive shells only: an interactive bash never reads
+  # BASH_ENV), at top level so that its `declare`s stay global.
+  __agent_guard_usr=${AGENT_GUARD_USER_BASH_ENV-}
+  [[ $__agent_guard_usr == */* ]] || __agent_guard_usr=${__agent_guard_usr:+./$__agent_guard_usr}
+  if [[ $- != *i* && -n $__agent_guard_usr && -r $__agent_guard_usr && ! $__agent_guard_usr -ef ${BASH_SOURCE[0]} ]]; then
+    [[ $__agent_guard_xt != *x* ]] || \builtin set -x
+    \builtin source "$__agent_guard_usr"
+    # A DEBUG trap it set is taken off at once (it would see the guard's own code) and chained
+    # behind the guard's trap by __agent_guard_arm.
+    { __agent_guard_prev=$(\builtin trap -p DEBUG) && \builtin trap - DEBUG && \builtin set +x; } 2>/dev/null
+  fi
+  \builtin unset -v __agent_guard_usr
+  # The rest of the file is parsed without alias expansion; __agent_guard_arm restores it.
+  __agent_guard_ea=
+  if \builtin shopt -q expand_aliases; then
+    __agent_guard_ea=1
+    \builtin shopt -u expand_aliases
+  fi
+fi
+
+if [[ -n $__agent_guard_go ]]; then
+
+# THE PREFILTER. Returns 0 when $1 may be destructive, so the checker decides; 1 when it cannot be,
+# so Node is never started:
+# - `$(`, a backquote, `<(` or `>(` anywhere (`$((` arithmetic is fine);
+# - the guard's own machinery: DEBUG, BASH_ENV, ZDOTDIR, AGENT_GUARD, agent_guard, extdebug,
+#   functrace, unfunction, +T, `trap -`, `trap ''` (so that the checker can refuse tampering);
+# - a word of __agent_guard_words (the one list, below), as a whole word anywhere (`echo git`
+#   counts), or a short-option cluster with both r/R and f (-rf, -fR, -vrf);
+# - in program position (first word of a command, after NAME=value assignments and `!`, `{`, `if`,
+#   `then`, `do`, `else`, `elif`, `while`, `until`): `.`, a word with / $ \ ' " * ? [ { ~ = `, which
+#   may be a path, an expansion, a quoted name or a glob that turns into rm, or a redirection
+#   (`>f /bin/rm x`: the program comes later).
+# Everything else (ls, echo hi, cd x, npm test, X=1, "$x" as an argument) never starts Node.
+__agent_guard_words='@(rm|rmdir|unlink|shred|srm|wipe|trash|git|find|xargs|parallel|eval|source|exec'\
+'|command|builtin|env|sudo|doas|su|runuser|busybox|sh|bash|zsh|dash|ksh|fish|script|watch|timeout'\
+'|nice|nohup|setsid|stdbuf|ionice|taskset|chrt|flock|unshare|time|hash|enable|coproc'\
+'|-delete|--force|--hard|-*([A-Za-z])[rR]*([A-Za-z])f*([A-Za-z])|-*([A-Za-z])f*([A-Za-z])[rR]*([A-Za-z]))'
+# The pattern is matched with [[ == ]], where bash applies extended globs without `shopt -s
+# extglob`. A bash that does not gets the catch-all pattern: every text goes to the checker.
+if ! [[ 'rm' == $__agent_guard_words ]]; then __agent_guard_words='*'; fi
+
+__agent_guard_risky() {
+  case $1 in
+    *'$('[!\(]* | *'`'* | *'<('* | *'>('*) \builtin return 0 ;;
+    *[\;\&\|$'\n']*) ;;
+    '(('*'))') \builtin return 1 ;; # an arithmetic command
+    . | *[!A-Za-z0-9_.,:+@%-]*) ;;
+    *) # one plain word: true, ls, rm
+      [[ $1 == $__agent_guard_words ]]
+      \builtin return
+      ;;
+  esac
+  # The guard's own machinery: the checker refuses turning it off (BLOCK_GUARD_TAMPERING).
+  case $1 in
+    *DEBUG* | *BASH_ENV* | *ZDOTDIR* | *AGENT_GUARD* | *agent_guard* | *extdebug* | *functrace* | \
+      *unfunction* | *+T* | *'trap -'* | *"trap ''"* | *'trap ""'*)
+      \builtin return 0
+      ;;
+  esac
+  # Quoted strings become '' or "" and ${...} becomes $, so that their blanks do not split words
+  # (x="a b" or ${x// /_} would otherwise leave a "program" behind); glob characters become %, so
+  # that the split cannot expand them; then words split at blanks, with ; & | ( ) newline as
+  # separate ";" words.
+  \builtin local IFS=$' \t\n' w n p=1 s="$1" u= q
+  while [[ $s == *[\"\'\\]* || $s == *'${'* ]]; do
+    q=${s%%[\"\'\\]*} w=${s%%'${'*}
+    ((${#w} >= ${#q})) || q=$w
+    u+=$q s=${s:${#q}}
+    case $s in
+      \\*) u+='\_' s=${s:2} ;;
+      \'*)
+        s=${s:1}
+        [[ $s == *\'* ]] || break
+        u+="''" s=${s#*\'}
+        ;;
+      \"*)
+        w=${s:1} q=
+        while [[ $w == *\"* ]]; do
+          q+=${w%%\"*} w=${w#*\"}
+          [[ $q == *\\ ]] || break
+          q+='"'
+        done
+        [[ $s == \"*\"* ]] || break
+        u+='""' s=$w
+        ;;
+      *)
+        [[ $s == *'}'* ]] || break
+        u+='$' s=${s#*'}'}
+        ;;
+    esac
+  done
+  s="$u$s"
+  s=${s//[*?[]/%}
+  for w in ${s//[;&|()$'\n']/ ; }; do
+    if ((p)); then
+      case $w in
+        ';' | '{' | '}' | '!' | if | then | do | else | elif | while | until) continue ;;
+        % | %%) # [ and [[ (their glob characters were turned into %)
+          p=0
+          continue
+          ;;
+        [A-Za-z_]*=*)
+          n=${w%%=*} n=${n%+} n=${n%%%*}
+          [[ $n == *[!A-Za-z0-9_]* ]] || continue
+          ;;
+        . | *[/\$\\\'\"%\{~=\`]* | [\<\>]* | [0-9]*[\<\>]*) \builtin return 0 ;;
+      esac
+      p=0
+    fi
+    if [[ $w == ';' ]]; then
+      p=1
+    elif [[ $w == $__agent_guard_words ]]; then
+      \builtin return 0
+    fi
+  done
+  \builtin return 1
+}
+
+# The programs the PATH shims cover. With the shim dir first on PATH, a single simple command
+# that starts with one of them is left to the shim, which sees the expanded argv.
+__agent_guard_shims_active() {
+  [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":*) ]]
+}
+
+# Returns 0 when $1 can be left to the shims: shims active, nothing outside quotes that could start
+# another command (; & | ( ) { newline, backquote, $( — quoted parts are removed first, and any
+# doubt means "no"), and the first word after assignments (none of PATH) is exactly a shim name.
+__agent_guard_defer() {
+  __agent_guard_shims_active || \builtin return 1
+  \builtin local s="$1" u= q w
+  while :; do
+    case $s in *[\'\"\\]*) ;; *) u+=$s; break ;; esac
+    q=${s%%[\'\"\\]*}
+    u+=$q s=${s:${#q}}
+    case $s in
+      \\*) s=${s:2} u+=_ ;;
+      \'*)
+        s=${s:1}
+        [[ $s == *\'* ]] || \builtin return 1
+        s=${s#*\'} u+=_
+        ;;
+      *)
+        s=${s:1} q=${s%%\"*}
+        [[ $s == *\"* ]] || \builtin return 1
+        case $q in *'$('* | *'`'* | *\\*) \builtin return 1 ;; esac
+        s=${s#*\"} u+=_
+        ;;
+    esac
+  done
+  u=${u//'${'/} u=${u//'>&'/>} u=${u//'<&'/<} u=${u//'&>'/>}
+  case $u in *[\;\&\|\(\)\{\`$'\n']*) \builtin return 1 ;; esac
+  while :; do
+    u=${u#"${u%%[! $'\t']*}"}
+    w=${u%%[ $'\t']*}
+    u=${u:${#w}}
+    case $w in
+      PATH=* | PATH+=*) \builtin return 1 ;;
+      [A-Za-z_]*=*)
+        q=${w%%=*} q=${q%+}
+        [[ $q == *[!A-Za-z0-9_]* ]] || continue
+        \builtin return 1
+        ;;
+      rm | rmdir | unlink | shred | git | find) \builtin return 0 ;;
+      *) \builtin return 1 ;;
+    esac
+  done
+}
+
+# Runs the checker on $1 with its messages on fd $2; returns its status (127: no runnable node).
+__agent_guard_run() {
+  \builtin local -a a
+  a=(hook-shell --shell bash)
+  [[ -n ${__agent_guard_interactive-} ]] && a+=(--interactive)
+  __agent_guard_shims_active && a+=(--shims)
+  [[ -n ${AGENT_GUARD_NODE-} && -f $AGENT_GUARD_NODE && -x $AGENT_GUARD_NODE ]] || \builtin return 127
+  # Both of its outputs go to the message fd: nothing may reach the command's stdout.
+  # shellcheck disable=SC2261
+  NODE_EXTRA_CA_CERTS= "$AGENT_GUARD_NODE" "${AGENT_GUARD_BUNDLE-}" "${a[@]}" --cwd "$PWD" -- "$1" \
+    </dev/null >&"$2" 2>&"$2"
+}
+
+# The decision on one text $1 (messages on fd $2): 0 = run it, 1 = skip it (interactive refusal).
+# A non-interactive refusal exits the shell with 126 from here.
+__agent_guard_verdict() {
+  __agent_guard_risky "$1" || \builtin return 0
+  __agent_guard_decide "$@"
+}
+
+# The same for a text that passed the prefilter.
+__agent_guard_decide() {
+  [[ -z ${__agent_guard_refused-} ]] || \builtin return 1
+  __agent_guard_defer "$1" && \builtin return 0
+  \builtin local rc=0 t
+  __agent_guard_run "$1" "$2" || rc=$?
+  ((rc == 0)) && \builtin return 0
+  if ((rc != 2 && rc != 3)); then
+    t=${1//[$'\n\t']/ }
+    ((${#t} <= 200)) || t="${t:0:200}..."
+    \builtin printf 'agent-guard: the checker failed (status %s): refusing: %s\n' "$rc" "$t" >&"$2"
+  fi
+  if [[ -n ${__agent_guard_interactive-} ]]; then
+    # Skip this command and drop the rest of the line like Ctrl-C would; should SIGINT be trapped,
+    # every later command of the line that passes the prefilter is skipped as well.
+    __agent_guard_refused=1
+    [[ $BASHPID != "$$" ]] || \builtin kill -INT "$$"
+    \builtin return 1
+  fi
+  \builtin exit 126
+}
+
+# Interactive: the whole line from history, once per line (the per-command checks still follow).
+__agent_guard_line() {
+  \builtin local h n
+  h=$(HISTTIMEFORMAT= && \builtin history 1)
+  h=${h#"${h%%[! $'\t']*}"}
+  n=${h%%[!0-9]*}
+  [[ -n $n && $n != "${__agent_guard_histno-}" ]] || \builtin return 0
+  __agent_guard_histno=$n
+  h=${h#"$n"} h=${h#\*}
+  h=${h#"${h%%[! $'\t']*}"}
+  __agent_guard_verdict "$h" "$1" || \builtin return 1
+  __agent_guard_same=$h
+}
+
+# The DEBUG trap. The trap text passes $_ so that $_ survives the trap.
+__agent_guard_debug() {
+  # This file's own code (its functions, and the file itself while sourced) is not checked. This
+  # comes first: extdebug must not be switched on while BASH_ENV is still being read.
+  [[ ${BASH_SOURCE[1]-} != "$__agent_guard_self" ]] || \builtin return 0
+  [[ $BASHOPTS == *extdebug* ]] || \builtin shopt -s extdebug
+  # The common case, kept short: one command, nothing pending, no xtrace.
+  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && $- != *x* ]]; then
+    __agent_guard_risky "$BASH_COMMAND" || \builtin return 0
+    __agent_guard_decide "$BASH_COMMAND" 2
+    \builtin return
+  fi
+  \builtin local fd=2
+  if [[ -n ${__agent_guard_quiet-} ]]; then
+    fd=9
+    [[ $- == *x* ]] || __agent_guard_settrap ''
+  fi
+  if [[ $- == *x* ]]; then
+    \builtin local -
+    \builtin set +x
+    [[ -n ${__agent_guard_quiet-} ]] || __agent_guard_settrap 1
+  fi
+  case ${__agent_guard_phase-0} in
+    1) \builtin return 0 ;; # at the prompt: PROMPT_COMMAND, PS1 expansion, completion
+    2) # the first command of a new interactive line
+      __agent_guard_phase=0 __agent_guard_refused=
+      __agent_guard_line "$fd" || \builtin return 1
+      ;;
+    3) # the first command of `bash -c STRING`: the whole string once
+      __agent_guard_phase=0 __agent_guard_same=${BASH_EXECUTION_STRING-}
+      __agent_guard_verdict "$__agent_guard_same" "$fd"
+      ;;
+  esac
+  if [[ -n ${__agent_guard_same-} ]]; then
+    if [[ $BASH_COMMAND == "$__agent_guard_same" ]]; then
+      __agent_guard_same=
+      \builtin return 0
+    fi
+    __agent_guard_same=
+  fi
+  __agent_guard_verdict "$BASH_COMMAND" "$fd"
+}
+
+# Installs the DEBUG trap; $1 non-empty = the xtrace form, which runs the hook with stderr on
+# /dev/null (so `set -x` shows none of it) and its messages on fd 9. A DEBUG trap the shell had
+# before the guard was loaded runs after the hook when the hook lets the command run (and not for
+# the guard's own code); when it returns non-zero, the command is skipped as before.
+__agent_guard_settrap() {
+  \builtin local t='__agent_guard_debug "$_"'
+  [[ -z $1 ]] || t='{ __agent_guard_debug "$_"; } 9>&2 2>/dev/null'
+  __agent_guard_quiet=$1
+  [[ -z ${__agent_guard_user_trap-} ]] ||
+    t+=$' && { [[ ${BASH_SOURCE[0]-} == "$__agent_guard_self" ]] || {\n'"$__agent_guard_user_trap"$'\n}; }'
+  \builtin trap -- "$t" DEBUG
+}
+
+# Interactive: runs first in PROMPT_COMMAND (keeping $?) and marks "at the prompt"; PS0, expanded
+# once a line has been read, marks "new line".
+__agent_guard_precmd() {
+  \builtin local rc="$?"
+  __agent_guard_phase=1 __agent_guard_refused=
+  if ! \builtin shopt -q promptvars; then
+    __agent_guard_phase=2 # PS0 would not be expanded: check everything, prompt included
+  elif [[ ${PS0-} != *"$__agent_guard_ps0"* ]]; then
+    PS0=$__agent_guard_ps0${PS0-}
+  fi
+  \builtin return "$rc"
+}
+
+__agent_guard_arm() {
+  __agent_guard_self=${BASH_SOURCE[0]}
+  # bash -lc: /etc/profile reset PATH before this file ran; put the shim dir back in front.
+  if [[ -n ${AGENT_GUARD_SHIMS-} ]] && ! __agent_guard_shims_active; then
+    PATH=$AGENT_GUARD_SHIMS${PATH:+:$PATH}
+  fi
+  __agent_guard_interactive= __agent_guard_phase=0 __agent_guard_user_trap=
+  if [[ $- == *i* && -z ${BASH_EXECUTION_STRING-} ]]; then
+    __agent_guard_interactive=1 __agent_guard_phase=1
+    __agent_guard_nil=
+    __agent_guard_ps0='${__agent_guard_nil:$((__agent_guard_phase=2)):0}'
+    if [[ -n ${PROMPT_COMMAND+set} && ${PROMPT_COMMAND@a} == *a* ]]; then
+      PROMPT_COMMAND=(__agent_guard_precmd "${PROMPT_COMMAND[@]}")
+    else
+      # shellcheck disable=SC2128,SC2178 # the string form, in this branch
+      PROMPT_COMMAND=__agent_guard_precmd${PROMPT_COMMAND:+$'\n'$PROMPT_COMMAND}
+    fi
+  elif [[ -n ${BASH_EXECUTION_STRING-} ]]; then
+    __agent_guard_phase=3
+  fi
+  # (never our own trap: that would check everything twice)
+  if [[ -n ${__agent_guard_prev-} && $__agent_guard_prev != *__agent_guard_debug* ]]; then
+    \builtin local -a p
+    \builtin eval "p=($__agent_guard_prev)"
+    __agent_guard_user_trap=${p[2]-}
+  fi
+  [[ -z $__agent_guard_ea ]] || \builtin shopt -s expand_aliases
+  \builtin unset -v __agent_guard_ea
+  __agent_guard_loaded=1
+  \builtin set -T
+  \builtin local q=
+  [[ $__agent_guard_xt != *x* ]] || q=1
+  __agent_guard_settrap "$q"
+}
+
+# A DEBUG trap set before the guard is chained. In a non-interactive shell only the user's BASH_ENV
+# (sourced above) can have set one. In an interactive shell it comes from the start-up files, but
+# bash hides the DEBUG trap inside a sourced file (unless set -T is on), so the shell-init
+# snippet passes it in, as `trap -p DEBUG` output taken just before sourcing this file:
+#   __agent_guard_prev=$(trap -p DEBUG); . /path/to/shell/guard.bash
+if [[ -n ${__agent_guard_prev+set} && ${__agent_guard_prev@a} == *x* ]]; then
+  __agent_guard_prev=
+fi
+if [[ -z ${__agent_guard_prev-} && $- == *i* ]]; then
+  __agent_guard_prev=$(\builtin trap -p DEBUG)
+fi
+__agent_guard_arm
+
+fi
+
+__agent_guard_return "$__agent_guard_st" "$__agent_guard_xt"

@@ -1,0 +1,238 @@
+# agent-guard: the zsh hook (docs/shell-hooks.md).
+#
+# Sourced by the ZDOTDIR wrapper's .zshenv (shell/zsh/.zshenv) in every zsh that reads startup
+# files, after the user's own .zshenv. A function-form TRAPDEBUG sends command text that may be
+# destructive to the checker
+#
+#   NODE_EXTRA_CA_CERTS= "$AGENT_GUARD_NODE" "$AGENT_GUARD_BUNDLE" hook-shell --shell zsh \
+#       [--interactive] [--shims] --cwd "$PWD" -- "<text>"
+#
+# and runs the command on status 0. Status 2 (block), 3 (ask) or anything else refuses it: a
+# non-interactive zsh exits 126 (`exit 126` from TRAPDEBUG); an interactive one abandons the rest
+# of the command line and returns to the prompt (TRAPDEBUG returns 1, $? is 1). zsh hands the trap
+# one *sublist* at a time, as reprinted text: `cd x && rm -rf *` arrives whole.
+# Sourcing prints nothing, keeps $?, a second source changes nothing, and aliases are off while
+# this file is parsed. The user's start-up files run with the checks off (__agent_guard_phase=1).
+
+__agent_guard_st=$?
+if [[ -o aliases ]]; then __agent_guard_al=1; else __agent_guard_al=; fi
+\builtin unsetopt aliases
+
+# Loaded ("1"): nothing to do. An exported value came from the environment and does not count.
+if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]; then
+  \builtin unset __agent_guard_loaded
+  __agent_guard_loaded=1
+
+  # THE PREFILTER: the same rules as shell/guard.bash (docs/shell-hooks.md). A text may be
+  # destructive when it has `$(`, a backquote, `<(`, `>(` or `=(`; the guard's own names (DEBUG,
+  # ZDOTDIR, ...: the checker refuses tampering); a word of this list anywhere (zsh adds zmodload,
+  # zf_rm and zf_rmdir: zsh/files turns rm into a builtin) or an -rf-like option cluster; or, in
+  # program position, `.`, a word with / $ \ ' " * ? [ { ~ = ` or a redirection.
+  __agent_guard_words='(rm|rmdir|unlink|shred|srm|wipe|trash|git|find|xargs|parallel|eval|source|exec'\
+'|command|builtin|env|sudo|doas|su|runuser|busybox|sh|bash|zsh|dash|ksh|fish|script|watch|timeout'\
+'|nice|nohup|setsid|stdbuf|ionice|taskset|chrt|flock|unshare|time|hash|enable|coproc'\
+'|zmodload|zf_rm|zf_rmdir|-delete|--force|--hard'\
+'|-[A-Za-z]#[rR][A-Za-z]#f[A-Za-z]#|-[A-Za-z]#f[A-Za-z]#[rR][A-Za-z]#)'
+  # Tokens of ${(z)...} after which the next word is in program position, and (for the deferral
+  # test) every token that means more than one simple command.
+  __agent_guard_seps='(;|;;|;&|;\||&&|\|\||\||\|&|&|&\||&!|\(|{|\(\))'
+  __agent_guard_multi='(;|;;|;&|;\||&&|\|\||\||\|&|&|&\||&!|\(|\)|{|}|\(\))'
+  # This file and the wrapper's files live here; their own code is never checked.
+  __agent_guard_dir=${${(%):-%x}:h}
+
+  __agent_guard_shims_active() {
+    [[ -n ${AGENT_GUARD_SHIMS-} && ( $PATH == $AGENT_GUARD_SHIMS || $PATH == $AGENT_GUARD_SHIMS:* ) ]]
+  }
+
+  # Returns 0 when $1 can be left to the PATH shims: shims active, the text is one simple command
+  # (no separator, group or subshell token; no `$(`, backquote, `<(`, `>(`, `=(` in any word), and
+  # its first word after assignments (none of PATH) is exactly one of rm rmdir unlink shred git find.
+  __agent_guard_defer() {
+    \builtin emulate -L zsh
+    \builtin setopt extendedglob
+    __agent_guard_shims_active || \builtin return 1
+    case $1 in (*'$('* | *'`'* | *'<('* | *'>('* | *'=('*) \builtin return 1 ;; esac
+    \builtin local -a w
+    w=("${(@z)1}")
+    \builtin local x
+    for x in "${w[@]}"; do
+      [[ $x == ${~__agent_guard_multi} || $x == $'\n' ]] && \builtin return 1
+    done
+    while (( $#w )); do
+      case $w[1] in
+        (PATH=* | PATH+=*) \builtin return 1 ;;
+        ([A-Za-z_]##=*) w=(${w[2,-1]}) ;;
+        (rm | rmdir | unlink | shred | git | find) \builtin return 0 ;;
+        (*) \builtin return 1 ;;
+      esac
+    done
+    \builtin return 1
+  }
+
+  # The decision on a text $1 that passed the prefilter: 0 = run it, 1 = refused in an interactive
+  # shell (the trap then abandons the line). A non-interactive refusal exits the shell with 126.
+  __agent_guard_decide() {
+    __agent_guard_defer "$1" && \builtin return 0
+    \builtin emulate -L zsh
+    \builtin local -a a
+    a=(hook-shell --shell zsh)
+    [[ -n ${__agent_guard_interactive-} ]] && a+=(--interactive)
+    __agent_guard_shims_active && a+=(--shims)
+    \builtin integer rc=127
+    if [[ -n ${AGENT_GUARD_NODE-} && -f $AGENT_GUARD_NODE && -x $AGENT_GUARD_NODE ]]; then
+      NODE_EXTRA_CA_CERTS= "$AGENT_GUARD_NODE" "${AGENT_GUARD_BUNDLE-}" $a --cwd "$PWD" -- "$1" </dev/null >&2
+      rc=$?
+    fi
+    (( rc == 0 )) && \builtin return 0
+    if (( rc != 2 && rc != 3 )); then
+      \builtin local t=${1//[$'\n\t']/ }
+      (( $#t <= 200 )) || t="${t[1,200]}..."
+      \builtin print -ru2 -- "agent-guard: the checker failed (status $rc): refusing: $t"
+    fi
+    [[ -n ${__agent_guard_interactive-} ]] && \builtin return 1
+    \builtin exit 126
+  }
+
+  # The trap body, installed as TRAPDEBUG by __agent_guard_install. The prefilter is inlined here:
+  # every function call costs a zsh trap tens of microseconds. Returns 0 to run the command (then
+  # a TRAPDEBUG the user had runs too), 1 to abandon the line (interactive refusal).
+  __agent_guard_trapdebug() {
+    \builtin integer check=1
+    # The guard's own code (this file, the wrapper's files, our functions) is never checked, and
+    # a user's trap does not see it either.
+    (( ${#funcstack} > 1 )) && [[ ${funcsourcetrace[2]-} == "$__agent_guard_dir"/* ]] && \builtin return 0
+    if (( ${__agent_guard_phase:-0} )); then
+      check=0 # start-up files, prompt time
+    elif (( ${#funcstack} > 1 )); then
+      # Interactive: hook functions (precmd runs before our precmd hook can mark the prompt) are
+      # the user's configuration, not typed commands.
+      if [[ -n ${__agent_guard_interactive-} ]]; then
+        case ${funcstack[-1]} in
+          (precmd | preexec | chpwd | periodic | zshaddhistory | zshexit) check=0 ;;
+        esac
+        (( ${precmd_functions[(Ie)${funcstack[-1]}]} || ${preexec_functions[(Ie)${funcstack[-1]}]} ||
+          ${chpwd_functions[(Ie)${funcstack[-1]}]} || ${periodic_functions[(Ie)${funcstack[-1]}]} ||
+          ${zshaddhistory_functions[(Ie)${funcstack[-1]}]} || ${zshexit_functions[(Ie)${funcstack[-1]}]} )) &&
+          check=0
+      fi
+    fi
+    if (( check )); then
+      \builtin emulate -L zsh
+      \builtin setopt extendedglob
+      \builtin local c=$ZSH_DEBUG_CMD w n
+      \builtin integer p=1 risky=0
+      case $c in
+        (*'$('[^\(]* | *'`'* | *'<('* | *'>('* | *'=('*) risky=1 ;;
+        # the guard's own machinery: the checker refuses turning it off (BLOCK_GUARD_TAMPERING)
+        (*DEBUG* | *BASH_ENV* | *ZDOTDIR* | *AGENT_GUARD* | *agent_guard* | *extdebug* | *functrace* | \
+          *unfunction* | *+T* | *'trap -'* | *"trap ''"* | *'trap ""'*) risky=1 ;;
+        (. | *[^A-Za-z0-9_.,:+@%-]*)
+          # THE PREFILTER (same rules as shell/guard.bash): a word of __agent_guard_words anywhere;
+          # in program position `.`, a word with / $ \ ' " * ? [ { ~ = ` or a redirection.
+          for w in "${(@z)c}"; do
+            if (( p )); then
+              if [[ $w == ${~__agent_guard_seps} ]]; then continue; fi
+              case $w in
+                ('!' | if | then | do | else | elif | while | until | noglob | nocorrect | '-') continue ;;
+                ('[' | '[[') p=0; continue ;;
+                ([A-Za-z_]*=*)
+                  n=${w%%\=*} n=${n%+} n=${n%%\[*}
+                  [[ $n == *[^A-Za-z0-9_]* ]] || continue
+                  ;;
+                (. | *[/\$\\\'\"*?\[\{~=\`]* | [\<\>]* | [0-9]*[\<\>]*) risky=1; break ;;
+              esac
+              p=0
+            fi
+            if [[ $w == ${~__agent_guard_seps} ]]; then
+              p=1
+            elif [[ $w == ${~__agent_guard_words} ]]; then
+              risky=1; break
+            fi
+          done
+          ;;
+        (*) [[ $c == ${~__agent_guard_words} ]] && risky=1 ;; # one plain word
+      esac
+      if (( risky )); then
+        __agent_guard_decide "$c" || \builtin return 1
+      fi
+    fi
+    if (( ${+functions[__agent_guard_user_trapdebug]} )); then
+      __agent_guard_user_trapdebug "$@"
+    fi
+  }
+
+  # (Re)installs TRAPDEBUG unless it is already ours. A TRAPDEBUG function found in its place (the
+  # user's, defined before or after the guard) is kept as __agent_guard_user_trapdebug and runs
+  # after the check when the command is allowed; its non-zero status aborts as before. A string
+  # `trap '...' DEBUG` cannot be read back without running it, so it is replaced (documented).
+  # TRAPDEBUG must be defined by a function definition (a copy made with `functions -c` is not
+  # armed as a trap), hence the eval of our body.
+  __agent_guard_install() {
+    [[ ${functions[TRAPDEBUG]-} == "${functions[__agent_guard_trapdebug]}" ]] && \builtin return 0
+    if (( ${+functions[TRAPDEBUG]} )); then
+      \builtin functions -c TRAPDEBUG __agent_guard_user_trapdebug
+    fi
+    \builtin eval "TRAPDEBUG() {
+${functions[__agent_guard_trapdebug]}
+}"
+    \builtin setopt debug_before_cmd
+  }
+
+  # bash -lc and friends: a login profile may have reset PATH; put the shim dir back in front.
+  __agent_guard_path() {
+    if [[ -n ${AGENT_GUARD_SHIMS-} ]] && ! __agent_guard_shims_active; then
+      PATH=$AGENT_GUARD_SHIMS${PATH:+:$PATH}
+    fi
+  }
+
+  # Interactive: "at the prompt" (no checks: precmd hooks, prompt expansion, zle, completion) from
+  # our precmd hook (run first) until our preexec hook (run last), which turns the checks on.
+  __agent_guard_precmd() {
+    __agent_guard_phase=1
+    preexec_functions=(${preexec_functions:#__agent_guard_preexec} __agent_guard_preexec)
+  }
+  __agent_guard_preexec() {
+    __agent_guard_phase=0
+  }
+
+  # Called by the wrapper after each of the user's start-up files ($1: its name; empty when this
+  # file was sourced some other way, e.g. by the shell-init snippet from the user's .zshrc): PATH
+  # repair, TRAPDEBUG still ours, our precmd first. The checks go on after the last start-up file
+  # this shell reads (.zlogin for a login shell, .zshrc for an interactive one, else .zshenv), or
+  # at once when NO_RCS stops the reading; until then start-up code (the system's too) is
+  # unchecked. Sourced directly, an interactive shell starts checking at its first command line
+  # (the rest of the rc file is configuration), any other shell at once.
+  __agent_guard_ready() {
+    __agent_guard_path
+    __agent_guard_install
+    if [[ -n ${__agent_guard_interactive-} ]]; then
+      precmd_functions=(__agent_guard_precmd ${precmd_functions:#__agent_guard_precmd})
+      preexec_functions=(${preexec_functions:#__agent_guard_preexec} __agent_guard_preexec)
+    fi
+    \builtin local last=.zshenv
+    if [[ -o login ]]; then
+      last=.zlogin
+    elif [[ -o interactive ]]; then
+      last=.zshrc
+    fi
+    if [[ -z $1 ]]; then
+      [[ -n ${__agent_guard_interactive-} ]] || __agent_guard_phase=0
+    elif [[ $1 == $last || ! -o rcs ]]; then
+      __agent_guard_phase=0
+    fi
+    \builtin return 0
+  }
+
+  __agent_guard_interactive=
+  [[ -o interactive && -z ${ZSH_EXECUTION_STRING-} ]] && __agent_guard_interactive=1
+  # Loaded by the wrapper's .zshenv: its .zshenv is the start-up file just read. Sourced any other
+  # way (a user's own rc file): checks on at once.
+  __agent_guard_phase=1
+  __agent_guard_ready ${__agent_guard_zfile_name-}
+fi
+
+() {
+  [[ -z $2 ]] || \builtin setopt aliases
+  \builtin unset __agent_guard_st __agent_guard_al
+  \builtin return $1
+} "$__agent_guard_st" "$__agent_guard_al"

@@ -1,0 +1,317 @@
+// `agent-guard doctor [--json]`: is this process guarded, and if not, what to fix. Each check is
+// ok, warn or fail, with a detail and a one-line fix (docs/install.md lists them). Reads only: it
+// creates, renders and writes nothing. Exit 0 when no check fails, 1 otherwise.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { CommandContext } from '../cli.js';
+import { loadConfig, type Env } from '../config.js';
+import { discoverWorkspace } from '../probe/index.js';
+import { findReal, isShimDir } from '../shell/realbin.js';
+import { currentLayout, hasMarker, sameFile, shimFiles, type Layout } from '../shell/layout.js';
+import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface Check {
+  /** Stable id: node.version, bundle, shims.dir, shim.<name>, path.shims-first, real.<name>,
+   *  hook.bash-env, hook.zdotdir, hook.env, quarantine.writable, quarantine.ignored. */
+  id: string;
+  status: CheckStatus;
+  detail: string;
+  /** One line; null when the check is ok. */
+  fix: string | null;
+}
+
+export interface DoctorReport {
+  version: 1;
+  ok: boolean;
+  checks: Check[];
+}
+
+/** The oldest Node the bundle supports (package.json engines). */
+export const MIN_NODE: readonly [number, number] = [20, 16];
+
+/** Real programs that every system has: not finding one means PATH is broken (fail). The others
+ *  (git, shred) may simply not be installed (warn). */
+const REQUIRED_REAL: ReadonlySet<ShimName> = new Set<ShimName>(['rm', 'rmdir', 'unlink', 'find']);
+
+interface DoctorOptions {
+  json?: boolean;
+}
+
+export function configureDoctor(program: Command, ctx: CommandContext): void {
+  program
+    .command('doctor')
+    .description('check that this process is guarded: node, shims first on PATH, real binaries, hooks, the quarantine')
+    .option('--json', 'print the result as one JSON object')
+    .action((opts: DoctorOptions) => {
+      ctx.exitCode = runDoctor(opts, ctx);
+    });
+}
+
+export interface DoctorInputs {
+  env: Env;
+  cwd: string;
+  /** The node running the checks (process.execPath). */
+  node: string;
+  nodeVersion: string;
+  /** The installation; an Error when none was found. */
+  layout: Layout | Error;
+}
+
+const check = (id: string, status: CheckStatus, detail: string, fix: string | null = null): Check => ({ id, status, detail, fix: status === 'ok' ? null : fix });
+
+function reinstallFix(layout: Layout): string {
+  return layout.kind === 'install'
+    ? `re-run install.sh --prefix ${layout.root}`
+    : "run 'agent-guard shell-init bash >/dev/null' or 'agent-guard run -- true' once: they write the shims of a checkout";
+}
+
+export function nodeCheck(version: string): Check {
+  const [maj = 0, min = 0] = version.replace(/^v/, '').split('.').map((n) => Number(n));
+  const good = maj > MIN_NODE[0] || (maj === MIN_NODE[0] && min >= MIN_NODE[1]);
+  return check(
+    'node.version',
+    good ? 'ok' : 'fail',
+    `node ${version}${good ? '' : `, older than ${MIN_NODE.join('.')}`}`,
+    `install Node ${MIN_NODE.join('.')} or newer, then re-run install.sh`,
+  );
+}
+
+function shimChecks(layout: Layout, node: string): Check[] {
+  const out: Check[] = [];
+  const dirOk = fs.existsSync(layout.shimDir) && hasMarker(layout.shimDir);
+  out.push(
+    check(
+      'shims.dir',
+      dirOk ? 'ok' : 'fail',
+      dirOk ? `${layout.shimDir} (marked)` : fs.existsSync(layout.shimDir) ? `${layout.shimDir} has no .agent-guard-shims marker` : `${layout.shimDir} does not exist`,
+      reinstallFix(layout),
+    ),
+  );
+  for (const s of shimFiles(layout, node)) {
+    const detail = {
+      ok: `${s.file}`,
+      missing: `${s.file} is missing`,
+      'not-executable': `${s.file} is not executable`,
+      stale: `${s.file} was not rendered from ${layout.template} for node ${node} and bundle ${layout.bundle}${s.node && !sameFile(s.node, node) ? ` (it runs ${s.node})` : ''}`,
+    }[s.state];
+    out.push(check(`shim.${s.name}`, s.state === 'ok' ? 'ok' : 'fail', detail, reinstallFix(layout)));
+  }
+  return out;
+}
+
+function pathCheck(layout: Layout, env: Env): Check {
+  const entries = (env.PATH ?? '').split(':');
+  const at = entries.findIndex((e) => e === layout.shimDir || (e.startsWith('/') && sameFile(e, layout.shimDir)));
+  const fix = `eval "$(agent-guard shell-init bash)" in your rc file (or zsh), or start the agent with 'agent-guard run -- <command>'`;
+  if (at === 0) return check('path.shims-first', 'ok', `${layout.shimDir} is the first PATH entry`);
+  if (at < 0) return check('path.shims-first', 'fail', `${layout.shimDir} is not on PATH`, fix);
+  return check('path.shims-first', 'fail', `${layout.shimDir} is PATH entry ${at + 1}; ${JSON.stringify(entries[0] ?? '')} comes first`, fix);
+}
+
+function realChecks(env: Env): Check[] {
+  return SHIM_NAMES.map((name) => {
+    const real = findReal(name, env.PATH);
+    if (real !== null) return check(`real.${name}`, 'ok', real);
+    const shimOnly = (env.PATH ?? '').split(':').some((d) => d.startsWith('/') && isShimDir(d) && fs.existsSync(path.join(d, name)));
+    return check(
+      `real.${name}`,
+      REQUIRED_REAL.has(name) ? 'fail' : 'warn',
+      `no real ${name} on PATH outside shim directories${shimOnly ? ' (only a shim)' : ''}: the shim answers "not found" (exit 127)`,
+      `put the directory of the real ${name} (e.g. /usr/bin) on PATH after the shim directory${REQUIRED_REAL.has(name) ? '' : `, or install ${name}`}`,
+    );
+  });
+}
+
+function hookChecks(layout: Layout, env: Env): Check[] {
+  const out: Check[] = [];
+  const bashEnv = env.BASH_ENV ?? '';
+  const bashOurs = bashEnv !== '' && sameFile(bashEnv, layout.guardBash);
+  out.push(
+    bashOurs
+      ? check('hook.bash-env', 'ok', `BASH_ENV=${bashEnv}`)
+      : check(
+          'hook.bash-env',
+          'warn',
+          bashEnv === '' ? 'BASH_ENV is not set: bash -c and bash scripts run without the bash hook (the shims still apply)' : `BASH_ENV=${bashEnv} is not ${layout.guardBash}`,
+          `eval "$(agent-guard shell-init bash)" in your rc file, or start the agent with 'agent-guard run -- <command>'`,
+        ),
+  );
+  const zdotdir = env.ZDOTDIR ?? '';
+  const zshOurs = zdotdir !== '' && sameFile(zdotdir, layout.zdotdir);
+  out.push(
+    zshOurs
+      ? check('hook.zdotdir', 'ok', `ZDOTDIR=${zdotdir}`)
+      : check(
+          'hook.zdotdir',
+          'warn',
+          zdotdir === '' ? 'ZDOTDIR is not set: zsh runs without the zsh hook (the shims still apply)' : `ZDOTDIR=${zdotdir} is not ${layout.zdotdir}`,
+          `eval "$(agent-guard shell-init zsh)" in your .zshrc (or bash), or start the agent with 'agent-guard run -- <command>'`,
+        ),
+  );
+  // The hooks call "$AGENT_GUARD_NODE" "$AGENT_GUARD_BUNDLE": broken values make them refuse.
+  if (bashOurs || zshOurs) {
+    const problems: string[] = [];
+    const nodeVar = env.AGENT_GUARD_NODE ?? '';
+    let nodeOk = false;
+    try {
+      nodeOk = path.isAbsolute(nodeVar) && fs.statSync(nodeVar).isFile();
+      fs.accessSync(nodeVar, fs.constants.X_OK);
+    } catch {
+      nodeOk = false;
+    }
+    if (!nodeOk) problems.push(`AGENT_GUARD_NODE=${JSON.stringify(nodeVar)} is not an executable file`);
+    const bundleVar = env.AGENT_GUARD_BUNDLE ?? '';
+    if (!(bundleVar !== '' && sameFile(bundleVar, layout.bundle))) problems.push(`AGENT_GUARD_BUNDLE=${JSON.stringify(bundleVar)} is not ${layout.bundle}`);
+    const shimsVar = env.AGENT_GUARD_SHIMS;
+    if (shimsVar === undefined) problems.push('AGENT_GUARD_SHIMS is not set');
+    else if (shimsVar !== '' && !sameFile(shimsVar, layout.shimDir)) problems.push(`AGENT_GUARD_SHIMS=${JSON.stringify(shimsVar)} is not ${layout.shimDir}`);
+    out.push(
+      problems.length === 0
+        ? check('hook.env', 'ok', `AGENT_GUARD_NODE, AGENT_GUARD_BUNDLE and AGENT_GUARD_SHIMS match this installation`)
+        : check('hook.env', 'fail', problems.join('; '), `eval "$(agent-guard shell-init bash)" again (or zsh), or start the agent with 'agent-guard run -- <command>'`),
+    );
+  } else {
+    out.push(check('hook.env', 'ok', 'no hook of this installation is set up: nothing to check'));
+  }
+  return out;
+}
+
+/** Which harness hooks (Claude Code, Codex, Gemini CLI, Copilot CLI) call agent-guard: a later
+ *  issue. Its checks go here, with ids `harness.<name>`; there are none yet. */
+function harnessHookChecks(): Check[] {
+  return [];
+}
+
+/** The nearest existing ancestor of p (p itself included). */
+function nearestExisting(p: string): string {
+  let dir = p;
+  for (;;) {
+    try {
+      fs.lstatSync(dir);
+      return dir;
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return dir;
+      dir = parent;
+    }
+  }
+}
+
+function quarantineChecks(env: Env, cwd: string): Check[] {
+  const out: Check[] = [];
+  const config = loadConfig(env, cwd);
+  const ws = discoverWorkspace(config);
+  const q = ws.quarantine;
+  const warn = ws.warnings.length > 0 ? ` (${ws.warnings.join('; ')})` : '';
+  const base = nearestExisting(q);
+  let writable = false;
+  let why = '';
+  try {
+    if (!fs.statSync(base).isDirectory()) why = `${base} is not a directory`;
+    else {
+      fs.accessSync(base, fs.constants.W_OK | fs.constants.X_OK);
+      writable = true;
+    }
+  } catch (err) {
+    why = `${base}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+  }
+  out.push(
+    check(
+      'quarantine.writable',
+      writable ? 'ok' : 'fail',
+      writable ? `${q}${base === q ? '' : ` (not created yet; ${base} is writable)`}${warn}` : `${q} cannot be written: ${why}${warn}`,
+      'make the workspace writable, or set AGENT_GUARD_TRASH to a writable directory outside it',
+    ),
+  );
+
+  // Kept out of git: an ignore rule, or (a .git directory at the workspace root) the
+  // .git/info/exclude line the quarantine adds when it is first created.
+  const inside = q === ws.root || q.startsWith(ws.root.endsWith('/') ? ws.root : `${ws.root}/`);
+  const dotGit = path.join(ws.root, '.git');
+  let gitKind: 'dir' | 'file' | 'none' = 'none';
+  try {
+    gitKind = fs.lstatSync(dotGit).isDirectory() ? 'dir' : 'file';
+  } catch {
+    gitKind = 'none';
+  }
+  if (!inside || gitKind === 'none') {
+    out.push(check('quarantine.ignored', 'ok', !inside ? `${q} is outside the workspace ${ws.root}` : `${ws.root} is not the root of a git work tree: nothing to ignore`));
+    return out;
+  }
+  const git = findReal('git', env.PATH);
+  const rel = path.relative(ws.root, q).split(path.sep).join('/');
+  const rule = `/${rel}/`;
+  if (git === null) {
+    out.push(check('quarantine.ignored', 'warn', `no real git on PATH to ask whether ${rel}/ is ignored`, `add ${rule} to .gitignore or .git/info/exclude`));
+    return out;
+  }
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
+  Object.assign(childEnv, { LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' });
+  const r = spawnSync(git, ['check-ignore', '-q', '--', `${rel}/`], { cwd: ws.root, env: childEnv, stdio: 'ignore', timeout: 15_000 });
+  if (r.status === 0) {
+    out.push(check('quarantine.ignored', 'ok', `${rel}/ is ignored by git`));
+  } else if (r.status === 1 && gitKind === 'dir') {
+    out.push(check('quarantine.ignored', 'ok', `${rel}/ is not ignored yet: the line ${rule} goes to ${path.join(dotGit, 'info', 'exclude')} when the quarantine is first used`));
+  } else if (r.status === 1) {
+    out.push(
+      check('quarantine.ignored', 'warn', `${rel}/ is not ignored, and ${dotGit} is a file (a linked worktree or submodule): no exclude line is added`, `add ${rule} to .gitignore`),
+    );
+  } else {
+    out.push(check('quarantine.ignored', 'warn', `git check-ignore failed (status ${r.status ?? r.signal})`, `add ${rule} to .gitignore or .git/info/exclude`));
+  }
+  return out;
+}
+
+/** Every check, in a fixed order. */
+export function doctorChecks(inp: DoctorInputs): Check[] {
+  const checks: Check[] = [nodeCheck(inp.nodeVersion)];
+  const layout = inp.layout;
+  if (layout instanceof Error) {
+    const fix = 'install agent-guard with install.sh, and run the installed bin/agent-guard';
+    checks.push(check('bundle', 'fail', layout.message, fix));
+    const skipped = 'not checked: no installation found';
+    for (const id of ['shims.dir', ...SHIM_NAMES.map((n) => `shim.${n}`), 'path.shims-first']) checks.push(check(id, 'fail', skipped, fix));
+    checks.push(...realChecks(inp.env));
+    for (const id of ['hook.bash-env', 'hook.zdotdir', 'hook.env']) checks.push(check(id, 'warn', skipped, fix));
+  } else {
+    checks.push(check('bundle', 'ok', `${layout.bundle} (${layout.kind === 'install' ? 'installation' : 'checkout'} ${layout.root})`));
+    checks.push(...shimChecks(layout, inp.node), pathCheck(layout, inp.env), ...realChecks(inp.env), ...hookChecks(layout, inp.env));
+  }
+  checks.push(...harnessHookChecks());
+  checks.push(...quarantineChecks(inp.env, inp.cwd));
+  return checks;
+}
+
+const MARK: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' };
+
+export function runDoctor(opts: DoctorOptions, ctx: CommandContext): number {
+  let layout: Layout | Error;
+  try {
+    layout = currentLayout(ctx.env);
+  } catch (err) {
+    layout = err as Error;
+  }
+  const checks = doctorChecks({ env: ctx.env, cwd: ctx.cwd, node: process.execPath, nodeVersion: process.version, layout });
+  const ok = checks.every((c) => c.status !== 'fail');
+  if (opts.json) {
+    const report: DoctorReport = { version: 1, ok, checks };
+    ctx.io.stdout(JSON.stringify(report) + '\n');
+  } else {
+    const width = Math.max(...checks.map((c) => c.id.length));
+    const lines: string[] = [];
+    for (const c of checks) {
+      lines.push(`${MARK[c.status]}  ${c.id.padEnd(width)}  ${c.detail}`);
+      if (c.fix !== null) lines.push(`${' '.repeat(6 + width)}  fix: ${c.fix}`);
+    }
+    const fails = checks.filter((c) => c.status === 'fail').length;
+    const warns = checks.filter((c) => c.status === 'warn').length;
+    lines.push('', ok ? `guarded${warns > 0 ? ` (${warns} warning${warns === 1 ? '' : 's'})` : ''}` : `not guarded: ${fails} check${fails === 1 ? '' : 's'} failed`);
+    ctx.io.stdout(lines.join('\n') + '\n');
+  }
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,84 @@
+// The whole stack with the real checker: `agent-guard run -- <shell> -c '…'` puts the shims first on
+// PATH and loads the bash/zsh hooks; each layer does its part (the shims compensate what they see
+// concretely, the hooks what bypasses them, and refuse what no shim can see). In the sandbox.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/cli.js';
+
+const area = useSandboxArea('ag-guarded-run');
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+function world(name: string): { home: string; ws: string } {
+  const home = path.join(area.rw(), name);
+  const ws = path.join(home, 'ws');
+  fs.mkdirSync(path.join(ws, 'build', 'deep'), { recursive: true });
+  fs.mkdirSync(path.join(ws, 'dir', 'sub'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'build', 'deep', 'o.o'), 'o');
+  fs.writeFileSync(path.join(ws, 'dir', 'sub', 'x'), 'x');
+  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
+  return { home, ws };
+}
+
+function guarded(w: { home: string; ws: string }, argv: string[]): { exitCode: number; stdout: string; stderr: string } {
+  const env = { HOME: w.home, PATH: SYSTEM_PATH, XDG_CACHE_HOME: path.join(w.home, '.cache'), AGENT_GUARD_SESSION: 'guarded-run' };
+  return runSandboxed(area.rw(), ['env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, BIN, 'run', '--', ...argv], { cwd: w.ws, timeoutMs: 60_000 });
+}
+
+function quarantined(w: { ws: string }): string[] {
+  const q = path.join(w.ws, '.agent-trash');
+  if (!fs.existsSync(q)) return [];
+  return fs
+    .readdirSync(q)
+    .filter((n) => /^\d{8}T/.test(n))
+    .flatMap((tx) => fs.readdirSync(path.join(q, tx)))
+    .sort();
+}
+
+describeSandboxed('agent-guard run: shims and hooks together, with the real checker', () => {
+  for (const shell of ['bash', 'zsh'] as const) {
+    itSandboxed(`${shell} -c 'rm -rf build': the rm shim quarantines it, the command succeeds`, () => {
+      const w = world(`${shell}-shim`);
+      const r = guarded(w, [shell, '-c', 'rm -rf build && echo done']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe('done\n');
+      expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(false);
+      expect(quarantined(w)).toEqual(['build']);
+    });
+
+    itSandboxed(`${shell} -c '/bin/rm -rf build': past the shims, so the hook quarantines it first`, () => {
+      const w = world(`${shell}-abs`);
+      const r = guarded(w, [shell, '-c', '/bin/rm -rf build; echo "st=$?"']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe('st=0\n');
+      expect(quarantined(w)).toEqual(['build']);
+    });
+
+    itSandboxed(`${shell} -c 'cd dir && rm -rf sub': a shape no shim can see is refused by the hook (126), nothing runs`, () => {
+      const w = world(`${shell}-shape`);
+      const r = guarded(w, [shell, '-c', 'cd dir && rm -rf sub; echo after']);
+      expect(r.exitCode).toBe(126);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/agent-guard: .*COMPOUND_CWD_DELETE/);
+      expect(fs.existsSync(path.join(w.ws, 'dir', 'sub', 'x'))).toBe(true);
+    });
+
+    itSandboxed(`${shell}: forging the shims' loop tag is refused (BLOCK_GUARD_TAMPERING)`, () => {
+      const w = world(`${shell}-tamper`);
+      const r = guarded(w, [shell, '-c', 'AGENT_GUARD_SHIM_PID="$$ 1" exec rm -rf build']);
+      expect(r.exitCode).toBe(126);
+      expect(r.stderr).toMatch(/BLOCK_GUARD_TAMPERING/);
+      expect(fs.existsSync(path.join(w.ws, 'build', 'deep', 'o.o'))).toBe(true);
+    });
+  }
+
+  itSandboxed("sh -c (dash: no hook) still meets the shims: xargs rm, find -delete, make-style recipes", () => {
+    const w = world('dash');
+    const r = guarded(w, ['sh', '-c', 'printf "build\\n" | xargs rm -r && find dir -name x -delete && echo ok']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('ok\n');
+    expect(quarantined(w)).toEqual(['build', 'dir']);
+  });
+});
