@@ -209,6 +209,10 @@ describeSandboxed('hook-shell (the text check the bash/zsh hooks call)', () => {
     expect(tamper.exitCode).toBe(2);
     expect(tamper.stderr).toMatch(/BLOCK_GUARD_TAMPERING/);
     expect(hook(w, 'ls -la', true).exitCode).toBe(0);
+    // The guard's own trap is tampering; any other trap is not.
+    expect(hook(w, 'trap - DEBUG', true).exitCode).toBe(2);
+    expect(hook(w, 'trap - EXIT', true).exitCode).toBe(0);
+    expect(hook(w, 'unfunction TRAPDEBUG', true).exitCode).toBe(2);
   });
 
   itSandboxed('without shims: enforces like check --enforce', () => {
