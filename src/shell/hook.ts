@@ -39,8 +39,9 @@ const SHAPES = new Set<ReasonCode>(['COMPOUND_CWD_DELETE', 'COMPOUND_CREATE_DELE
 /** Text that takes a command past the PATH shims, or turns the guard off. */
 const BYPASS = /(^|[\s;&|(`{])(command\s+(-[a-zA-Z]*p|--)|env\s+(-[a-zA-Z]*[iu]|--ignore-environment|--unset|--chdir)|busybox|toybox|sudo|doas|su|runuser|hash\s+-p|enable\s|zmodload|builtin\s+rm)(\s|$)|(^|[\s;&|(`{])(export\s+|declare\s+(-\w+\s+)*|typeset\s+(-\w+\s+)*|local\s+)?PATH\+?=/;
 
-/** Turning the guard itself off: its shim loop tag, its traps, its startup files. */
-const TAMPER = /AGENT_GUARD_SHIM_PID|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=/;
+/** Turning the guard itself off: its shim loop tag, its traps, its startup files, or builtin
+ *  `rm`s that no shim sees (`zmodload zsh/files`, bash's `enable -f … rm`). */
+const TAMPER = /AGENT_GUARD_SHIM_PID|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=|\bzmodload\b[^;&|\n]*\bzsh\/files\b|\benable\s+(-\w+\s+)*-\w*f/;
 
 /** Does this op reach a shim by name, so the shim will decide it on its concrete argv? */
 function reachesShim(o: OpResult): boolean {

@@ -213,6 +213,9 @@ describeSandboxed('hook-shell (the text check the bash/zsh hooks call)', () => {
     expect(hook(w, 'trap - DEBUG', true).exitCode).toBe(2);
     expect(hook(w, 'trap - EXIT', true).exitCode).toBe(0);
     expect(hook(w, 'unfunction TRAPDEBUG', true).exitCode).toBe(2);
+    // Builtin rm commands would pass the shims.
+    expect(hook(w, 'zmodload zsh/files', true).exitCode).toBe(2);
+    expect(hook(w, 'enable -f /usr/lib/bash/rm rm', true).exitCode).toBe(2);
   });
 
   itSandboxed('without shims: enforces like check --enforce', () => {
