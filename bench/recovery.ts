@@ -16,7 +16,9 @@ export interface RecoveryResult {
   skipped?: string;
   transactions: number;
   list: ProcessRow;
+  listJson: ProcessRow;
   status: ProcessRow;
+  statusJson: ProcessRow;
   /** The first `restore list` with no index (it folds the whole manifest and writes the index). */
   firstListMs: number;
 }
@@ -79,9 +81,12 @@ export function benchRecovery(bundle: string, opts: { files: number; transaction
     const firstListMs = Number(process.hrtime.bigint() - t0) / 1e6;
     if (first.status !== 0) throw new Error(`restore list failed: ${first.stderr}`);
     // The measured runs read the index the first call wrote, plus nothing new: the steady state.
-    const list = compare({ name: `restore list --json (${opts.transactions} transactions)`, args: [bundle, 'restore', 'list', '--json'], gated: false, expect: /^\{"version":1/ }, { runs: opts.runs, warmup: 1, spawn });
-    const status = compare({ name: `status --json (${opts.transactions} transactions)`, args: [bundle, 'status', '--json'], gated: false, expect: /^\{"version":1/ }, { runs: opts.runs, warmup: 1, spawn });
-    return { files: opts.files, relocateMs, rmMs, ...(skipped ? { skipped } : {}), transactions: opts.transactions, list, status, firstListMs };
+    const row = (name: string, args: string[], expect: RegExp): ProcessRow => compare({ name: `${name} (${opts.transactions} transactions)`, args: [bundle, ...args], gated: false, expect }, { runs: opts.runs, warmup: 1, spawn });
+    const list = row('restore list', ['restore', 'list'], /^TXID /);
+    const listJson = row('restore list --json', ['restore', 'list', '--json'], /^\{"version":1/);
+    const status = row('status', ['status'], /^session /);
+    const statusJson = row('status --json', ['status', '--json'], /^\{"version":1/);
+    return { files: opts.files, relocateMs, rmMs, ...(skipped ? { skipped } : {}), transactions: opts.transactions, list, listJson, status, statusJson, firstListMs };
   } finally {
     fs.rmSync(rw, { recursive: true, force: true });
   }
@@ -93,7 +98,7 @@ export function renderRecovery(r: RecoveryResult): string {
   else {
     lines.push(`  ${r.files}-file tree: check --enforce "rm -rf" (relocate, one rename) ${r.relocateMs.toFixed(0)} ms vs plain rm -rf ${r.rmMs!.toFixed(0)} ms  ratio ${(r.relocateMs / r.rmMs!).toFixed(3)}x  ${r.relocateMs < r.rmMs! ? 'PASS (faster than the delete)' : 'OVER'}`);
   }
-  for (const row of [r.list, r.status]) {
+  for (const row of [r.list, r.listJson, r.status, r.statusJson]) {
     lines.push(`  ${row.name}: ${row.subjectMs.median.toFixed(0)} ms vs node -e '' ${row.baselineMs.median.toFixed(0)} ms  added ${row.addedMs.toFixed(0)} ms  ${row.addedMs < 300 ? 'PASS (< 300 ms above a Node start)' : 'OVER'}`);
   }
   lines.push(`  first restore list with no index (folds all ${r.transactions * 3} records, writes the index): ${r.firstListMs.toFixed(0)} ms`);

@@ -4,7 +4,6 @@
 // instead of through process.stdout's stream machinery (docs/performance.md).
 import fs from 'node:fs';
 import { parseCheckFast, runCheck } from './commands/check.js';
-import { runHookShellCommand, runShimCommand } from './commands/shim.js';
 import type { CommandContext, IO } from './cli.js';
 
 function writeAll(fd: number, s: string): void {
@@ -34,13 +33,21 @@ function fail(err: unknown): number {
 
 const fast = parseCheckFast(argv);
 if (argv[0] === 'shim' || argv[0] === 'hook-shell') {
-  // The shims' and hooks' entry: no commander. Any failure is an exit status the caller treats as
-  // a refusal (no directive for a shim; not 0/2/3 for a hook): fail closed.
-  try {
-    process.exitCode = (argv[0] === 'shim' ? runShimCommand : runHookShellCommand)(argv.slice(1), process.env, process.cwd(), io);
-  } catch (err) {
-    process.exitCode = fail(err);
-  }
+  // The shims' and hooks' entry: no commander, and loaded only here (a dynamic import keeps its
+  // module initialisation off `check`'s start-up). Any failure is an exit status the caller
+  // treats as a refusal (no directive for a shim; not 0/2/3 for a hook): fail closed.
+  import('./commands/shim.js').then(
+    ({ runShimCommand, runHookShellCommand }) => {
+      try {
+        process.exitCode = (argv[0] === 'shim' ? runShimCommand : runHookShellCommand)(argv.slice(1), process.env, process.cwd(), io);
+      } catch (err) {
+        process.exitCode = fail(err);
+      }
+    },
+    (err: unknown) => {
+      process.exitCode = fail(err);
+    },
+  );
 } else if (fast) {
   const ctx: CommandContext = { env: process.env, cwd: process.cwd(), io, exitCode: 0, interactive: false };
   try {

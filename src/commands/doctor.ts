@@ -1,7 +1,6 @@
 // `agent-guard doctor [--json]`: is this process guarded, and if not, what to fix. Each check is
 // ok, warn or fail, with a detail and a one-line fix (docs/install.md lists them). Reads only: it
 // creates, renders and writes nothing. Exit 0 when no check fails, 1 otherwise.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -252,7 +251,7 @@ function quarantineChecks(env: Env, cwd: string): Check[] {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
   Object.assign(childEnv, { LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' });
-  const r = spawnSync(git, ['check-ignore', '-q', '--', `${rel}/`], { cwd: ws.root, env: childEnv, stdio: 'ignore', timeout: 15_000 });
+  const r = process.getBuiltinModule('node:child_process').spawnSync(git, ['check-ignore', '-q', '--', `${rel}/`], { cwd: ws.root, env: childEnv, stdio: 'ignore', timeout: 15_000 });
   if (r.status === 0) {
     out.push(check('quarantine.ignored', 'ok', `${rel}/ is ignored by git`));
   } else if (r.status === 1 && gitKind === 'dir') {

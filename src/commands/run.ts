@@ -12,8 +12,6 @@
 // stdio is inherited; SIGINT, SIGTERM and SIGHUP that reach agent-guard are passed on to the child.
 // Exit statuses of its own: 125 (agent-guard could not set up the guard: nothing ran), 126 (the
 // command cannot be executed), 127 (not found).
-import { spawn } from 'node:child_process';
-import os from 'node:os';
 import type { Command } from 'commander';
 import type { CommandContext } from '../cli.js';
 import type { Env } from '../config.js';
@@ -101,9 +99,10 @@ export function startRun(command: string[], opts: RunOptions, ctx: CommandContex
   const session = opts.session ?? (ctx.env.AGENT_GUARD_SESSION || newRunSession());
   const env = guardEnv(ctx.env, layout, node, session);
 
-  let child: ReturnType<typeof spawn>;
+  let child: import('node:child_process').ChildProcess;
   try {
-    child = spawn(file, args, { stdio: 'inherit', env, cwd: ctx.cwd });
+    // node:child_process and node:os are loaded here, not at start-up: every CLI command would pay.
+    child = process.getBuiltinModule('node:child_process').spawn(file, args, { stdio: 'inherit', env, cwd: ctx.cwd });
   } catch (err) {
     return fail(RUN_EXIT.SETUP, `cannot start ${file}: ${(err as Error).message}`);
   }
@@ -139,7 +138,7 @@ export function startRun(command: string[], opts: RunOptions, ctx: CommandContex
   });
   child.on('exit', (code, signal) => {
     if (code !== null) finish(code);
-    else finish(128 + (signal ? (os.constants.signals[signal] ?? 0) : 0));
+    else finish(128 + (signal ? (process.getBuiltinModule('node:os').constants.signals[signal] ?? 0) : 0));
   });
   return 0;
 }
