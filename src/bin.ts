@@ -32,7 +32,23 @@ function fail(err: unknown): number {
 }
 
 const fast = parseCheckFast(argv);
-if (argv[0] === 'shim' || argv[0] === 'hook-shell') {
+if (argv[0] === 'hook' && argv[1] !== 'install') {
+  // A harness's pre-tool hook: any failure is exit 2 (every harness treats 2 as a block).
+  import('./commands/hook.js').then(
+    ({ runHookCommand }) => {
+      try {
+        process.exitCode = runHookCommand(argv.slice(1), process.env, process.cwd(), io);
+      } catch (err) {
+        fail(err);
+        process.exitCode = 2;
+      }
+    },
+    (err: unknown) => {
+      fail(err);
+      process.exitCode = 2;
+    },
+  );
+} else if (argv[0] === 'shim' || argv[0] === 'hook-shell') {
   // The shims' and hooks' entry: no commander, and loaded only here (a dynamic import keeps its
   // module initialisation off `check`'s start-up). Any failure is an exit status the caller
   // treats as a refusal (no directive for a shim; not 0/2/3 for a hook): fail closed.

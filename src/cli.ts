@@ -10,6 +10,7 @@ import { configureGc } from './commands/gc.js';
 import { configureShellInit } from './commands/shell-init.js';
 import { configureRun } from './commands/run.js';
 import { configureDoctor } from './commands/doctor.js';
+import { configureHookInstall } from './commands/hook-install.js';
 import type { Env } from './config.js';
 
 export const VERSION = '0.1.0';
@@ -44,6 +45,7 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string, int
   configureShellInit(program, ctx);
   configureRun(program, ctx);
   configureDoctor(program, ctx);
+  configureHookInstall(program, ctx);
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {

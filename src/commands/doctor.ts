@@ -8,6 +8,7 @@ import type { CommandContext } from '../cli.js';
 import { loadConfig, type Env } from '../config.js';
 import { discoverWorkspace } from '../probe/index.js';
 import { findReal, isShimDir } from '../shell/realbin.js';
+import { HARNESSES, wiredHarnesses } from '../adapters/install.js';
 import { currentLayout, hasMarker, sameFile, shimFiles, type Layout } from '../shell/layout.js';
 import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
 
@@ -181,8 +182,18 @@ function hookChecks(layout: Layout, env: Env): Check[] {
 
 /** Which harness hooks (Claude Code, Codex, Gemini CLI, Copilot CLI) call agent-guard: a later
  *  issue. Its checks go here, with ids `harness.<name>`; there are none yet. */
-function harnessHookChecks(): Check[] {
-  return [];
+/** Which harnesses have agent-guard's hook in their settings (user, or the project in cwd):
+ *  reported, never a failure (a harness without hooks is covered by `run` and the shims). */
+function harnessHookChecks(env: Env, cwd: string): Check[] {
+  const home = env.HOME;
+  if (!home) return [];
+  const wired = wiredHarnesses({ home: path.resolve(home), projectDir: path.resolve(cwd), command: '' });
+  return HARNESSES.map((h) => {
+    const w = wired.filter((x) => x.harness === h);
+    return w.length > 0
+      ? check(`harness.${h}`, 'ok', w.map((x) => `${x.scope}: ${x.file}`).join('; '))
+      : check(`harness.${h}`, 'warn', 'no agent-guard hook in its settings', `agent-guard hook install ${h}${h === 'copilot' ? '' : ' [--user]'}`);
+  });
 }
 
 /** The nearest existing ancestor of p (p itself included). */
@@ -281,7 +292,7 @@ export function doctorChecks(inp: DoctorInputs): Check[] {
     checks.push(check('bundle', 'ok', `${layout.bundle} (${layout.kind === 'install' ? 'installation' : 'checkout'} ${layout.root})`));
     checks.push(...shimChecks(layout, inp.node), pathCheck(layout, inp.env), ...realChecks(inp.env), ...hookChecks(layout, inp.env));
   }
-  checks.push(...harnessHookChecks());
+  checks.push(...harnessHookChecks(inp.env, inp.cwd));
   checks.push(...quarantineChecks(inp.env, inp.cwd));
   return checks;
 }

@@ -12,7 +12,7 @@
 import { loadConfig, type Env } from '../config.js';
 import { type CheckResult, type OpResult } from '../engine.js';
 import { decideLine, enforce } from '../enforce.js';
-import { EXIT, exitForDecision } from '../exit-codes.js';
+import { EXIT } from '../exit-codes.js';
 import { explain } from '../engine.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import { findReal } from './realbin.js';
@@ -58,21 +58,32 @@ function say(ctx: HookContext, r: { decision: string; code: string; explanation:
   return r.decision === 'ASK' ? EXIT.ASK : EXIT.BLOCK;
 }
 
-export function hookShell(input: HookInput, ctx: HookContext): number {
-  if (TAMPER.test(input.text)) {
+/** What a text check comes to, for every text entry point (the shell hooks, the harness
+ *  adapters): `run` (nothing to refuse; any compensation is done, or left to the shims), or a
+ *  refusal with its decision, code and explanation. */
+export type TextVerdict = { action: 'run'; r: CheckResult | null; deferred: boolean } | { action: 'refuse'; decision: 'BLOCK' | 'ASK'; code: ReasonCode; explanation: string };
+
+export function checkText(input: { text: string; cwd: string; shims: boolean; dialect?: string }, env: Env, opts: { tamper: boolean }): TextVerdict {
+  if (opts.tamper && TAMPER.test(input.text)) {
     const code: ReasonCode = 'BLOCK_GUARD_TAMPERING';
-    return say(ctx, { decision: 'BLOCK', code, explanation: explain(code, 'the line changes what agent-guard relies on (its traps, startup files or shim tag)') }, input.text);
+    return { action: 'refuse', decision: 'BLOCK', code, explanation: explain(code, 'the line changes what agent-guard relies on (its traps, startup files or shim tag)') };
   }
-  const base = loadConfig(ctx.env, input.cwd);
-  const config = { ...base, gitBinary: findReal('git', ctx.env.PATH) ?? '/nonexistent/agent-guard-no-real-git' };
-  const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL' });
-  if (r.decision === 'ALLOW') return EXIT.OK;
+  const base = loadConfig(env, input.cwd);
+  const config = { ...base, gitBinary: findReal('git', env.PATH) ?? '/nonexistent/agent-guard-no-real-git' };
+  const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL', ...(input.dialect !== undefined ? { dialect: input.dialect } : {}) });
+  if (r.decision === 'ALLOW') return { action: 'run', r, deferred: false };
   if (input.shims && !SHAPES.has(r.code) && !BYPASS.test(input.text)) {
     const pending = r.ops.filter((o) => o.decision !== 'ALLOW');
-    if (pending.length > 0 && pending.every(reachesShim)) return EXIT.OK; // the shims decide on the concrete argv
+    if (pending.length > 0 && pending.every(reachesShim)) return { action: 'run', r, deferred: true }; // the shims decide on the concrete argv
   }
-  if (r.decision === 'BLOCK' || r.decision === 'ASK') return say(ctx, r, input.text);
+  if (r.decision === 'BLOCK' || r.decision === 'ASK') return { action: 'refuse', decision: r.decision, code: r.code, explanation: r.explanation };
   const done = enforce(r, input.text, config);
-  if (done.decision !== 'ALLOW') return say(ctx, done, input.text);
-  return exitForDecision(done.decision);
+  if (done.decision === 'BLOCK' || done.decision === 'ASK') return { action: 'refuse', decision: done.decision, code: done.code, explanation: done.explanation };
+  return { action: 'run', r: done, deferred: false };
+}
+
+export function hookShell(input: HookInput, ctx: HookContext): number {
+  const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims }, ctx.env, { tamper: true });
+  if (v.action === 'run') return EXIT.OK;
+  return say(ctx, v, input.text);
 }

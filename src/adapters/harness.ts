@@ -1,0 +1,107 @@
+// Harness adapters (docs/harnesses.md): `agent-guard hook claude|codex|gemini|copilot` reads the
+// harness's pre-tool hook payload on stdin, decides the shell command with the one engine (the
+// same text check as the shell hooks: checkText), and answers in the harness's own format. Each
+// adapter only parses and maps; there is no rule logic here.
+//
+//   decision                         claude / codex            gemini                copilot
+//   run (ALLOW, compensated SAFE,    nothing, exit 0           nothing, exit 0       nothing, exit 0
+//        or left to the shims)
+//   ASK                              permissionDecision: ask   decision: deny        permissionDecision: deny
+//   BLOCK                            permissionDecision: deny  decision: deny        permissionDecision: deny
+//   unreadable input, no command,    exit 2 + reason on stderr (the exit status every harness treats as a block)
+//   internal error
+//
+// Printing nothing for a command that may run keeps the user's own permission settings in force
+// (an explicit "allow" would skip them). Gemini has no "ask" and Copilot acts only on "deny", so an
+// ASK is a deny there, whose reason says a human must run it.
+import type { Env } from '../config.js';
+import { checkText, type TextVerdict } from '../shell/hook.js';
+
+export const HARNESSES = ['claude', 'codex', 'gemini', 'copilot'] as const;
+export type Harness = (typeof HARNESSES)[number];
+
+export interface HookAnswer {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** What a payload carries: the shell command (null when the tool is not the shell), its cwd. */
+type Parsed = { ok: true; shell: false } | { ok: true; shell: true; command: string; cwd: string | null } | { ok: false; error: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The shell tool's name in each harness's payload. */
+const SHELL_TOOL: Record<Harness, readonly string[]> = {
+  claude: ['Bash'],
+  codex: ['Bash', 'shell', 'local_shell'],
+  gemini: ['run_shell_command'],
+  copilot: ['bash', 'shell'],
+};
+
+export function parsePayload(h: Harness, raw: string): Parsed {
+  let ev: unknown;
+  try {
+    ev = JSON.parse(raw);
+  } catch (err) {
+    return { ok: false, error: `the hook input is not JSON (${(err as Error).message})` };
+  }
+  if (!isObject(ev)) return { ok: false, error: 'the hook input is not a JSON object' };
+  const tool = h === 'copilot' ? ev.toolName : ev.tool_name;
+  if (typeof tool !== 'string') return { ok: false, error: `the hook input has no ${h === 'copilot' ? 'toolName' : 'tool_name'}` };
+  if (!SHELL_TOOL[h].includes(tool)) return { ok: true, shell: false };
+  let input: unknown = ev.tool_input;
+  if (h === 'copilot') {
+    // toolArgs arrives as a JSON-encoded string (D4); an object is accepted as well.
+    input = ev.toolArgs;
+    if (typeof input === 'string') {
+      try {
+        input = JSON.parse(input);
+      } catch (err) {
+        return { ok: false, error: `toolArgs is not JSON (${(err as Error).message})` };
+      }
+    }
+  }
+  if (!isObject(input)) return { ok: false, error: 'the hook input has no tool arguments object' };
+  const command = input.command;
+  if (typeof command !== 'string') return { ok: false, error: 'the shell tool call has no command string' };
+  const cwd = typeof ev.cwd === 'string' && ev.cwd.startsWith('/') ? ev.cwd : null;
+  return { ok: true, shell: true, command, cwd };
+}
+
+function reasonOf(v: Extract<TextVerdict, { action: 'refuse' }>): string {
+  const human = v.decision === 'ASK' ? ' A human must authorize this one execution: ask the user to run it in their own terminal.' : '';
+  return `agent-guard: ${v.decision} ${v.code}: ${v.explanation}${human}`;
+}
+
+function answerRefusal(h: Harness, v: Extract<TextVerdict, { action: 'refuse' }>): HookAnswer {
+  const reason = reasonOf(v);
+  if (h === 'claude' || h === 'codex') {
+    const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: v.decision === 'ASK' ? 'ask' : 'deny', permissionDecisionReason: reason } };
+    return { stdout: JSON.stringify(out) + '\n', stderr: '', exitCode: 0 };
+  }
+  if (h === 'gemini') return { stdout: JSON.stringify({ decision: 'deny', reason }) + '\n', stderr: '', exitCode: 0 };
+  // Copilot: the top-level shape, and the Claude-style one newer releases read (D4).
+  const out = { permissionDecision: 'deny', permissionDecisionReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
+  return { stdout: JSON.stringify(out) + '\n', stderr: '', exitCode: 0 };
+}
+
+const refuseInput = (why: string): HookAnswer => ({ stdout: '', stderr: `agent-guard: refused: ${why}; nothing was checked, so the command must not run\n`, exitCode: 2 });
+
+/** The whole adapter: payload text in, the harness's answer out. Never throws: an error is a
+ *  refusal (exit 2 with the reason on stderr). */
+export function runHarnessHook(h: Harness, raw: string, env: Env, cwd: string): HookAnswer {
+  try {
+    const p = parsePayload(h, raw);
+    if (!p.ok) return refuseInput(p.error);
+    if (!p.shell) return { stdout: '', stderr: '', exitCode: 0 };
+    // With the PATH shims first on PATH (a harness started by `agent-guard run`), what they will
+    // see concretely is left to them, as in the shell hooks.
+    const shims = (env.AGENT_GUARD_SHIMS ?? '') !== '' && ((env.PATH ?? '') === env.AGENT_GUARD_SHIMS || (env.PATH ?? '').startsWith(`${env.AGENT_GUARD_SHIMS}:`));
+    const v = checkText({ text: p.command, cwd: p.cwd ?? cwd, shims }, env, { tamper: true });
+    if (v.action === 'run') return { stdout: '', stderr: '', exitCode: 0 };
+    return answerRefusal(h, v);
+  } catch (err) {
+    return refuseInput(`agent-guard failed while checking (${err instanceof Error ? err.message : String(err)})`);
+  }
+}

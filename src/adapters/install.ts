@@ -1,0 +1,295 @@
+// Wiring agent-guard's hook into an agent harness's settings file (issue 5). Pure file operations:
+// no CLI, no process state beyond the paths in the context. The contract, per harness, is in
+// docs/harness-install.md; the hook shapes come from the design notes (shell-mechanics.md, section D).
+//
+// Rules: the existing file is parsed as JSON and refused (nothing written) when it is not a JSON
+// object; every other key and hook entry is kept in order; our entry is recognised by its command
+// (contains "agent-guard", ends with " hook <harness>"), so a re-install with another binary path
+// replaces it; nothing is written when nothing changes; before a write the old file is copied to
+// `<file>.agent-guard.bak` and the new content goes in atomically (tmp + rename, same mode).
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+
+export type Harness = 'claude' | 'codex' | 'gemini' | 'copilot';
+export type Scope = 'user' | 'project';
+export interface InstallContext {
+  home: string;
+  projectDir: string;
+  /** The absolute hook command to register, e.g. "/usr/local/agent-guard/bin/agent-guard hook claude". */
+  command: string;
+}
+export interface InstallResult {
+  file: string;
+  changed: boolean;
+  backup: string | null;
+}
+
+export const HARNESSES: readonly Harness[] = ['claude', 'codex', 'gemini', 'copilot'];
+export const BACKUP_SUFFIX = '.agent-guard.bak';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type Obj = { [k: string]: Json };
+
+/** How a harness lays out its hooks: grouped ({matcher, hooks: [...]}) or flat (Copilot). */
+interface Layout {
+  event: string;
+  /** For grouped layouts: the tool matcher of our group. Flat layouts have none. */
+  matcher: string | null;
+  /** The key in a hook entry that holds the command line. */
+  commandKey: string;
+  entry(command: string): Obj;
+}
+
+const LAYOUTS: Record<Harness, Layout> = {
+  claude: {
+    event: 'PreToolUse',
+    matcher: 'Bash',
+    commandKey: 'command',
+    entry: (command) => ({ type: 'command', command, timeout: 30 }),
+  },
+  codex: {
+    event: 'PreToolUse',
+    matcher: 'Bash',
+    commandKey: 'command',
+    entry: (command) => ({ type: 'command', command, timeout: 30 }),
+  },
+  gemini: {
+    event: 'BeforeTool',
+    matcher: 'run_shell_command',
+    commandKey: 'command',
+    entry: (command) => ({ type: 'command', command, name: 'agent-guard', timeout: 30000 }),
+  },
+  copilot: {
+    event: 'preToolUse',
+    matcher: null,
+    commandKey: 'bash',
+    entry: (command) => ({ type: 'command', bash: command, timeoutSec: 30 }),
+  },
+};
+
+export function settingsPath(h: Harness, scope: Scope, ctx: InstallContext): string {
+  const base = scope === 'user' ? ctx.home : ctx.projectDir;
+  switch (h) {
+    case 'claude':
+      return join(base, '.claude', 'settings.json');
+    case 'codex':
+      return join(base, '.codex', 'hooks.json');
+    case 'gemini':
+      return join(base, '.gemini', 'settings.json');
+    case 'copilot':
+      if (scope === 'user') {
+        throw new Error(
+          'agent-guard: GitHub Copilot CLI has no user-level hook file; install it per project (--project), ' +
+            'which writes .github/hooks/agent-guard.json',
+        );
+      }
+      return join(base, '.github', 'hooks', 'agent-guard.json');
+  }
+}
+
+/** Whether a command line is an agent-guard hook for harness `h` (any install prefix). */
+export function isOurCommand(h: Harness, command: unknown): boolean {
+  if (typeof command !== 'string') return false;
+  const c = command.trim();
+  return c.includes('agent-guard') && c.endsWith(` hook ${h}`);
+}
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Reads and parses the settings file; null when it does not exist. Throws when it is unusable. */
+function readSettings(file: string): Obj | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new Error(`agent-guard: cannot read ${file}: ${(e as Error).message}; nothing changed`);
+  }
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new Error(`agent-guard: ${file} is not valid JSON (${(e as Error).message}); fix it first, nothing changed`);
+  }
+  if (!isObj(parsed)) {
+    throw new Error(`agent-guard: ${file} does not hold a JSON object at the top level; nothing changed`);
+  }
+  return parsed;
+}
+
+/** The event array, checking the shapes on the way; undefined when absent. */
+function eventArray(file: string, settings: Obj, layout: Layout): Json[] | undefined {
+  const hooks = settings['hooks'];
+  if (hooks === undefined) return undefined;
+  if (!isObj(hooks)) throw new Error(`agent-guard: "hooks" in ${file} is not an object; nothing changed`);
+  const arr = hooks[layout.event];
+  if (arr === undefined) return undefined;
+  if (!Array.isArray(arr)) {
+    throw new Error(`agent-guard: "hooks.${layout.event}" in ${file} is not an array; nothing changed`);
+  }
+  return arr;
+}
+
+/** Removes every entry of ours; groups left empty by that are dropped. Returns the new array. */
+function withoutOurs(h: Harness, layout: Layout, arr: Json[]): Json[] {
+  const out: Json[] = [];
+  for (const item of arr) {
+    if (layout.matcher === null) {
+      if (isObj(item) && isOurCommand(h, item[layout.commandKey])) continue;
+      out.push(item);
+      continue;
+    }
+    if (!isObj(item) || !Array.isArray(item['hooks'])) {
+      out.push(item);
+      continue;
+    }
+    const inner = item['hooks'];
+    const kept = inner.filter((e) => !(isObj(e) && isOurCommand(h, e[layout.commandKey])));
+    if (kept.length === inner.length) out.push(item);
+    else if (kept.length > 0) out.push({ ...item, hooks: kept });
+    // a group holding nothing but ours goes away with it
+  }
+  return out;
+}
+
+/** Our entry in place of the first one found (in a group of the right matcher); others removed. */
+function withOurs(h: Harness, layout: Layout, arr: Json[], command: string): Json[] {
+  const desired = layout.entry(command);
+  if (layout.matcher === null) {
+    const at = arr.findIndex((e) => isObj(e) && isOurCommand(h, e[layout.commandKey]));
+    if (at < 0) return [...withoutOurs(h, layout, arr), desired];
+    const out = withoutOurs(h, layout, arr.slice(0, at));
+    out.push({ ...(arr[at] as Obj), ...desired });
+    return out.concat(withoutOurs(h, layout, arr.slice(at + 1)));
+  }
+  const gi = arr.findIndex(
+    (g) =>
+      isObj(g) &&
+      g['matcher'] === layout.matcher &&
+      Array.isArray(g['hooks']) &&
+      g['hooks'].some((e) => isObj(e) && isOurCommand(h, e[layout.commandKey])),
+  );
+  if (gi < 0) return [...withoutOurs(h, layout, arr), { matcher: layout.matcher, hooks: [desired] }];
+  const group = arr[gi] as Obj;
+  const inner = group['hooks'] as Json[];
+  const ei = inner.findIndex((e) => isObj(e) && isOurCommand(h, e[layout.commandKey]));
+  const newInner = inner.filter((e, i) => i === ei || !(isObj(e) && isOurCommand(h, e[layout.commandKey])));
+  const at = newInner.indexOf(inner[ei] as Json);
+  newInner[at] = { ...(inner[ei] as Obj), ...desired };
+  return [
+    ...withoutOurs(h, layout, arr.slice(0, gi)),
+    { ...group, hooks: newInner },
+    ...withoutOurs(h, layout, arr.slice(gi + 1)),
+  ];
+}
+
+/** Backs up (when the file exists) and writes atomically, keeping the mode; follows a symlink. */
+function writeSettings(file: string, settings: Obj, existed: boolean): string | null {
+  mkdirSync(dirname(file), { recursive: true });
+  const target = existed ? realpathSync(file) : file;
+  let backup: string | null = null;
+  let mode: number | undefined;
+  if (existed) {
+    mode = statSync(target).mode & 0o7777;
+    backup = file + BACKUP_SUFFIX;
+    copyFileSync(target, backup);
+  }
+  const tmp = `${target}.agent-guard.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n', { flag: 'wx', mode: mode ?? 0o644 });
+    if (mode !== undefined) chmodSync(tmp, mode);
+    renameSync(tmp, target);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* not created */
+    }
+    throw e;
+  }
+  return backup;
+}
+
+function apply(h: Harness, scope: Scope, ctx: InstallContext, install: boolean): InstallResult {
+  const file = settingsPath(h, scope, ctx);
+  const layout = LAYOUTS[h];
+  if (install && !isOurCommand(h, ctx.command)) {
+    throw new Error(`agent-guard: hook command must contain "agent-guard" and end with " hook ${h}": ${ctx.command}`);
+  }
+  const current = readSettings(file);
+  if (current === null && !install) return { file, changed: false, backup: null };
+  const settings: Obj = current ?? (h === 'copilot' ? { version: 1 } : {});
+  const arr = eventArray(file, settings, layout);
+  if (!install && arr === undefined) return { file, changed: false, backup: null };
+
+  const next = install ? withOurs(h, layout, arr ?? [], ctx.command) : withoutOurs(h, layout, arr ?? []);
+  if (arr !== undefined && isDeepStrictEqual(arr, next)) return { file, changed: false, backup: null };
+
+  const hooks: Obj = isObj(settings['hooks']) ? { ...settings['hooks'] } : {};
+  if (next.length > 0) hooks[layout.event] = next;
+  else delete hooks[layout.event];
+  const updated: Obj = { ...settings, hooks };
+  if (h === 'copilot' && updated['version'] === undefined) updated['version'] = 1;
+  const backup = writeSettings(file, updated, current !== null);
+  return { file, changed: true, backup };
+}
+
+/** Merges our hook into the harness's settings file (created if missing). */
+export function installHook(h: Harness, scope: Scope, ctx: InstallContext): InstallResult {
+  return apply(h, scope, ctx, true);
+}
+
+/** Takes our hook out again; an event array left empty is removed, everything else stays. */
+export function removeHook(h: Harness, scope: Scope, ctx: InstallContext): InstallResult {
+  return apply(h, scope, ctx, false);
+}
+
+/** Where an agent-guard hook is installed (any command prefix). Unreadable files are skipped. */
+export function wiredHarnesses(ctx: InstallContext): { harness: Harness; scope: Scope; file: string }[] {
+  const found: { harness: Harness; scope: Scope; file: string }[] = [];
+  const seen = new Set<string>();
+  for (const harness of HARNESSES) {
+    for (const scope of ['user', 'project'] as const) {
+      if (harness === 'copilot' && scope === 'user') continue;
+      const file = settingsPath(harness, scope, ctx);
+      if (seen.has(file)) continue;
+      seen.add(file);
+      let arr: Json[] | undefined;
+      try {
+        const settings = readSettings(file);
+        if (settings === null) continue;
+        arr = eventArray(file, settings, LAYOUTS[harness]);
+      } catch {
+        continue;
+      }
+      if (arr === undefined) continue;
+      if (hasOurs(harness, LAYOUTS[harness], arr)) {
+        found.push({ harness, scope, file });
+      }
+    }
+  }
+  return found;
+}
+
+function hasOurs(h: Harness, layout: Layout, arr: Json[]): boolean {
+  return arr.some((item) => {
+    if (!isObj(item)) return false;
+    if (layout.matcher === null) return isOurCommand(h, item[layout.commandKey]);
+    const inner = item['hooks'];
+    return Array.isArray(inner) && inner.some((e) => isObj(e) && isOurCommand(h, e[layout.commandKey]));
+  });
+}

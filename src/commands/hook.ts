@@ -1,0 +1,27 @@
+// `agent-guard hook claude|codex|gemini|copilot`: a harness's pre-tool hook (payload on stdin,
+// answer on stdout/stderr and in the exit status: src/adapters/harness.ts). Parsed without
+// commander: it runs before every shell command an agent issues.
+import fs from 'node:fs';
+import type { Env } from '../config.js';
+import { HARNESSES, runHarnessHook, type Harness } from '../adapters/harness.js';
+import type { IO } from '../cli.js';
+
+export function runHookCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {
+  const h = argv[0];
+  if (!(HARNESSES as readonly string[]).includes(h ?? '') || argv.length !== 1) {
+    io.stderr(`agent-guard hook: usage: agent-guard hook ${HARNESSES.join('|')} (the payload on stdin)\n`);
+    // Exit 2: a misconfigured hook must refuse, not let the command through.
+    return 2;
+  }
+  let raw: string;
+  try {
+    raw = fs.readFileSync(0, 'utf8');
+  } catch (err) {
+    io.stderr(`agent-guard: refused: the hook input could not be read (${(err as Error).message})\n`);
+    return 2;
+  }
+  const a = runHarnessHook(h as Harness, raw, env, cwd);
+  if (a.stdout) io.stdout(a.stdout);
+  if (a.stderr) io.stderr(a.stderr);
+  return a.exitCode;
+}

@@ -1,0 +1,160 @@
+// The harness adapters with recorded payloads (the fields each harness documents), through the
+// built CLI, in the read-only sandbox: a SAFE decision is compensated and answered with silence,
+// ASK and BLOCK in each harness's own format, bad input and crashes refuse with exit 2.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/cli.js';
+
+const area = useSandboxArea('ag-harness');
+
+type Harness = 'claude' | 'codex' | 'gemini' | 'copilot';
+const HARNESSES: Harness[] = ['claude', 'codex', 'gemini', 'copilot'];
+
+/** A payload as the harness sends it for its shell tool (or another tool). */
+function payload(h: Harness, command: unknown, cwd: string, tool?: string): string {
+  switch (h) {
+    case 'claude':
+      return JSON.stringify({ session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: tool ?? 'Bash', tool_input: { command, description: 'run it' }, tool_use_id: 'toolu_1' });
+    case 'codex':
+      return JSON.stringify({ session_id: 's1', turn_id: 't1', transcript_path: null, cwd, hook_event_name: 'PreToolUse', model: 'gpt', permission_mode: 'default', tool_name: tool ?? 'Bash', tool_input: { command }, tool_use_id: 'c1' });
+    case 'gemini':
+      return JSON.stringify({ session_id: 's1', transcript_path: '/tmp/t.json', cwd, hook_event_name: 'BeforeTool', timestamp: '2026-12-02T15:00:00Z', tool_name: tool ?? 'run_shell_command', tool_input: { command, description: 'run it' }, mcp_context: null });
+    case 'copilot':
+      return JSON.stringify({ timestamp: 1764687600000, cwd, toolName: tool ?? 'bash', toolArgs: JSON.stringify({ command, description: 'run it' }) });
+  }
+}
+
+/** The refusal in the answer: 'deny' | 'ask' | null (nothing printed). */
+function verdict(h: Harness, stdout: string): { decision: string | null; reason: string } {
+  if (stdout.trim() === '') return { decision: null, reason: '' };
+  const o = JSON.parse(stdout);
+  if (h === 'gemini') return { decision: o.decision, reason: o.reason };
+  if (h === 'copilot') {
+    expect(o.hookSpecificOutput.permissionDecision).toBe(o.permissionDecision);
+    return { decision: o.permissionDecision, reason: o.permissionDecisionReason };
+  }
+  expect(o.hookSpecificOutput.hookEventName).toBe('PreToolUse');
+  return { decision: o.hookSpecificOutput.permissionDecision, reason: o.hookSpecificOutput.permissionDecisionReason };
+}
+
+function world(name: string): { home: string; ws: string } {
+  const home = path.join(area.rw(), name);
+  const ws = path.join(home, 'ws');
+  fs.mkdirSync(path.join(ws, 'build'), { recursive: true });
+  fs.mkdirSync(path.join(ws, 'src', 'build'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'build', 'o.o'), 'o');
+  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
+  return { home, ws };
+}
+
+function hook(h: Harness, input: string, w: { home: string; ws: string }, opts: { env?: Record<string, string>; preload?: string } = {}) {
+  const env = { HOME: w.home, PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', ...opts.env };
+  const node = [process.execPath, ...(opts.preload ? ['--require', opts.preload] : []), BIN, 'hook', h];
+  return runSandboxed(area.rw(), ['env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...node], { cwd: '/', input, timeoutMs: 60_000 });
+}
+
+describeSandboxed('harness adapters: recorded payloads through `agent-guard hook <harness>`', () => {
+  for (const h of HARNESSES) {
+    itSandboxed(`${h}: SAFE is compensated and silent; BLOCK denies; ASK asks (or denies where the harness cannot ask); other tools pass`, () => {
+      const w = world(`${h}-decisions`);
+      const safe = hook(h, payload(h, 'rm -rf build', w.ws), w);
+      expect(safe.exitCode, safe.stderr).toBe(0);
+      expect(safe.stdout).toBe('');
+      expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(false); // quarantined: the harness now runs rm, which finds nothing
+      expect(fs.readdirSync(path.join(w.ws, '.agent-trash')).some((n) => /^\d{8}T/.test(n))).toBe(true);
+
+      const block = hook(h, payload(h, 'rm -rf /', w.ws), w);
+      expect(block.exitCode).toBe(0);
+      expect(verdict(h, block.stdout).decision).toBe('deny');
+      expect(verdict(h, block.stdout).reason).toMatch(/^agent-guard: BLOCK BLOCK_PROTECTED_ANCESTOR: /);
+
+      const ask = hook(h, payload(h, 'cd src && rm -rf build', w.ws), w);
+      expect(ask.exitCode).toBe(0);
+      expect(verdict(h, ask.stdout).decision).toBe(h === 'claude' || h === 'codex' ? 'ask' : 'deny');
+      expect(verdict(h, ask.stdout).reason).toMatch(/ASK COMPOUND_CWD_DELETE/);
+      expect(fs.existsSync(path.join(w.ws, 'src', 'build'))).toBe(true);
+
+      const ls = hook(h, payload(h, 'ls -la', w.ws), w);
+      expect([ls.exitCode, ls.stdout]).toEqual([0, '']);
+      const other = hook(h, payload(h, 'rm -rf /', w.ws, h === 'gemini' ? 'read_file' : h === 'copilot' ? 'view' : 'Read'), w);
+      expect([other.exitCode, other.stdout]).toEqual([0, '']);
+    });
+
+    itSandboxed(`${h}: malformed JSON, a missing command, a crash in the engine: exit 2 with a reason (never the status that lets the tool run)`, () => {
+      const w = world(`${h}-bad`);
+      for (const bad of ['{not json', '[]', '""', h === 'copilot' ? JSON.stringify({ toolName: 'bash', toolArgs: '{oops' }) : JSON.stringify({ tool_name: h === 'gemini' ? 'run_shell_command' : 'Bash', tool_input: {} })]) {
+        const r = hook(h, bad, w);
+        expect(r.exitCode, bad).toBe(2);
+        expect(r.stderr).toMatch(/^agent-guard: refused: /);
+        expect(r.stdout).toBe('');
+      }
+      const missing = hook(h, payload(h, undefined, w.ws), w);
+      expect(missing.exitCode).toBe(2);
+      // A crash inside the engine on a destructive command (every path operation throws): refused.
+      const crash = path.join(area.rw(), 'crash.cjs');
+      // (patched once the bundle is loaded: Node needs these to start it)
+      fs.writeFileSync(crash, "process.nextTick(() => { Array.prototype.some = function () { throw new Error('injected crash'); }; });\n");
+      const crashed = hook(h, payload(h, 'rm -rf build', w.ws), w, { preload: crash });
+      const refusedByJson = crashed.exitCode === 0 && verdict(h, crashed.stdout).decision === 'deny';
+      expect(refusedByJson || crashed.exitCode === 2, crashed.stdout + crashed.stderr).toBe(true);
+      expect(fs.existsSync(path.join(w.ws, 'build', 'o.o'))).toBe(true);
+      // A crash that takes the stdin read down: exit 2.
+      const stdinCrash = path.join(area.rw(), 'stdin-crash.cjs');
+      fs.writeFileSync(stdinCrash, "const fs = require('fs'); process.nextTick(() => { const orig = fs.readFileSync; fs.readFileSync = (p, ...a) => { if (p === 0) throw new Error('injected'); return orig(p, ...a); }; });\n");
+      const r2 = hook(h, payload(h, 'rm -rf build', w.ws), w, { preload: stdinCrash });
+      expect(r2.exitCode).toBe(2);
+    });
+
+    itSandboxed(`${h}: a huge command is decided, not dropped`, () => {
+      const w = world(`${h}-huge`);
+      const huge = `echo ${'a'.repeat(256 * 1024)} > /dev/null && rm -rf /`;
+      const r = hook(h, payload(h, huge, w.ws), w);
+      expect(r.exitCode, r.stderr.slice(0, 300)).toBe(0);
+      expect(verdict(h, r.stdout).decision).toBe('deny');
+    });
+  }
+
+  itSandboxed('with the PATH shims first on PATH, what they will see concretely is left to them', () => {
+    const w = world('shims');
+    const shimDir = path.join(w.home, 'shims');
+    fs.mkdirSync(shimDir);
+    fs.writeFileSync(path.join(shimDir, '.agent-guard-shims'), '');
+    const env = { AGENT_GUARD_SHIMS: shimDir, PATH: `${shimDir}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin` };
+    const r = hook('claude', payload('claude', 'rm -rf "$D"', w.ws), w, { env });
+    expect([r.exitCode, r.stdout]).toEqual([0, '']);
+    const bypass = hook('claude', payload('claude', 'command -p rm -rf "$D"', w.ws), w, { env });
+    expect(verdict('claude', bypass.stdout).decision).toBe('deny');
+  });
+});
+
+describeSandboxed('agent-guard hook install, and doctor reporting it', () => {
+  itSandboxed('install merges the hook (the same agent-guard), doctor reports it, remove takes it out', () => {
+    const w = world('install');
+    const env = ['env', '-i', `HOME=${w.home}`, 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', `XDG_CACHE_HOME=${path.join(w.home, '.cache')}`];
+    const cli = (args: string[]) => runSandboxed(area.rw(), [...env, process.execPath, BIN, ...args], { cwd: w.ws, timeoutMs: 60_000 });
+    fs.mkdirSync(path.join(w.ws, '.claude'));
+    fs.writeFileSync(path.join(w.ws, '.claude', 'settings.json'), JSON.stringify({ model: 'x', hooks: { PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'other' }] }] } }));
+    const r = cli(['hook', 'install', 'claude', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const res = JSON.parse(r.stdout);
+    expect(res).toMatchObject({ harness: 'claude', scope: 'project', changed: true });
+    const settings = JSON.parse(fs.readFileSync(path.join(w.ws, '.claude', 'settings.json'), 'utf8'));
+    expect(settings.model).toBe('x');
+    expect(settings.hooks.PreToolUse.map((g: any) => g.matcher)).toEqual(['Read', 'Bash']);
+    // The registered command is a working hook.
+    const cmd: string = settings.hooks.PreToolUse[1].hooks[0].command;
+    const hooked = runSandboxed(area.rw(), [...env, 'sh', '-c', cmd], { cwd: w.ws, input: payload('claude', 'rm -rf /', w.ws), timeoutMs: 60_000 });
+    expect(verdict('claude', hooked.stdout).decision).toBe('deny');
+    expect(cli(['hook', 'install', 'claude', '--json']).stdout).toMatch(/"changed":false/);
+    const doctor = JSON.parse(cli(['doctor', '--json']).stdout);
+    expect(doctor.checks.find((c: any) => c.id === 'harness.claude').status).toBe('ok');
+    expect(doctor.checks.find((c: any) => c.id === 'harness.gemini').status).toBe('warn');
+    expect(cli(['hook', 'install', 'claude', '--remove', '--json']).exitCode).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(w.ws, '.claude', 'settings.json'), 'utf8')).hooks.PreToolUse.map((g: any) => g.matcher)).toEqual(['Read']);
+    expect(cli(['hook', 'install', 'copilot', '--user']).exitCode).toBe(1);
+    expect(cli(['hook', 'install', 'nothing']).exitCode).toBe(1);
+  });
+});
