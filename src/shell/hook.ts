@@ -33,6 +33,9 @@ export interface HookContext {
 /** The programs with a shim (src/shell/shims.ts). */
 const SHIMMED = new Set(['rm', 'rmdir', 'unlink', 'shred', 'git', 'find']);
 
+/** Refusals that the concrete argv settles: the shims decide these. */
+const CONCRETE = new Set<ReasonCode>(['BLOCK_UNDETERMINABLE_EFFECT', 'BLOCK_WILDCARD']);
+
 /** Line-level shapes: only the whole line shows them; no shim can. */
 const SHAPES = new Set<ReasonCode>(['COMPOUND_CWD_DELETE', 'COMPOUND_CREATE_DELETE']);
 
@@ -73,8 +76,12 @@ export function checkText(input: { text: string; cwd: string; shims: boolean; di
   const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL', ...(input.dialect !== undefined ? { dialect: input.dialect } : {}) });
   if (r.decision === 'ALLOW') return { action: 'run', r, deferred: false };
   if (input.shims && !SHAPES.has(r.code) && !BYPASS.test(input.text)) {
+    // Deferred: what the shims will decide on the concrete argv — a SAFE decision (they compensate
+    // it), or what the text alone cannot know (a variable, a glob, a list fed by stdin). What the
+    // text already shows to be refused (a protected path, a force push) is refused here, earlier.
     const pending = r.ops.filter((o) => o.decision !== 'ALLOW');
-    if (pending.length > 0 && pending.every(reachesShim)) return { action: 'run', r, deferred: true }; // the shims decide on the concrete argv
+    const deferrable = (o: OpResult): boolean => reachesShim(o) && (o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || CONCRETE.has(o.code));
+    if (pending.length > 0 && pending.every(deferrable)) return { action: 'run', r, deferred: true };
   }
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return { action: 'refuse', decision: r.decision, code: r.code, explanation: r.explanation };
   const done = enforce(r, input.text, config);
