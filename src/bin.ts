@@ -31,39 +31,30 @@ function fail(err: unknown): number {
   return 1;
 }
 
+/** Loads a command module on first use (a dynamic import keeps its initialisation off the start-up
+ *  of every other command) and runs it; a failure to load or to run is `failStatus`. */
+function lazily<M>(load: Promise<M>, run: (m: M) => number, failStatus = 1): void {
+  const failed = (err: unknown): void => {
+    fail(err);
+    process.exitCode = failStatus;
+  };
+  load.then((m) => {
+    try {
+      process.exitCode = run(m);
+    } catch (err) {
+      failed(err);
+    }
+  }, failed);
+}
+
 const fast = parseCheckFast(argv);
 if (argv[0] === 'hook' && argv[1] !== 'install') {
   // A harness's pre-tool hook: any failure is exit 2 (every harness treats 2 as a block).
-  import('./commands/hook.js').then(
-    ({ runHookCommand }) => {
-      try {
-        process.exitCode = runHookCommand(argv.slice(1), process.env, process.cwd(), io);
-      } catch (err) {
-        fail(err);
-        process.exitCode = 2;
-      }
-    },
-    (err: unknown) => {
-      fail(err);
-      process.exitCode = 2;
-    },
-  );
+  lazily(import('./commands/hook.js'), ({ runHookCommand }) => runHookCommand(argv.slice(1), process.env, process.cwd(), io), 2);
 } else if (argv[0] === 'shim' || argv[0] === 'hook-shell') {
-  // The shims' and hooks' entry: no commander, and loaded only here (a dynamic import keeps its
-  // module initialisation off `check`'s start-up). Any failure is an exit status the caller
+  // The shims' and hooks' entry, without commander. Any failure is an exit status the caller
   // treats as a refusal (no directive for a shim; not 0/2/3 for a hook): fail closed.
-  import('./commands/shim.js').then(
-    ({ runShimCommand, runHookShellCommand }) => {
-      try {
-        process.exitCode = (argv[0] === 'shim' ? runShimCommand : runHookShellCommand)(argv.slice(1), process.env, process.cwd(), io);
-      } catch (err) {
-        process.exitCode = fail(err);
-      }
-    },
-    (err: unknown) => {
-      process.exitCode = fail(err);
-    },
-  );
+  lazily(import('./commands/shim.js'), ({ runShimCommand, runHookShellCommand }) => (argv[0] === 'shim' ? runShimCommand : runHookShellCommand)(argv.slice(1), process.env, process.cwd(), io));
 } else if (fast) {
   const ctx: CommandContext = { env: process.env, cwd: process.cwd(), io, exitCode: 0, interactive: false };
   try {
@@ -72,16 +63,5 @@ if (argv[0] === 'hook' && argv[1] !== 'install') {
     process.exitCode = fail(err);
   }
 } else {
-  import('./cli.js').then(
-    ({ main }) => {
-      try {
-        process.exitCode = main(argv, process.env, io, process.cwd(), process.stdin.isTTY === true && process.stdout.isTTY === true);
-      } catch (err) {
-        process.exitCode = fail(err);
-      }
-    },
-    (err: unknown) => {
-      process.exitCode = fail(err);
-    },
-  );
+  lazily(import('./cli.js'), ({ main }) => main(argv, process.env, io, process.cwd(), process.stdin.isTTY === true && process.stdout.isTTY === true));
 }

@@ -2,7 +2,6 @@
 // expanded here (enumerate-then-act), every concrete path is decided by the same policy as
 // `rm -rf -- PATH...`, and what may go is relocated under one txid — never deleted outright, not
 // even a regenerable artifact.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { decide, explain } from '../engine.js';
@@ -10,6 +9,7 @@ import { quoteArgv } from '../classifier/tokenize.js';
 import { gitRunner } from '../probe/index.js';
 import { workspaceOf } from './place.js';
 import { isIgnoredPath } from '../probe/git.js';
+import { physicalBytes } from '../probe/fs.js';
 import { readMode } from '../recovery/mode.js';
 import { expandGlob } from '../recovery/glob.js';
 import { relocate } from '../recovery/quarantine.js';
@@ -37,11 +37,8 @@ export function configureDelete(program: Command, ctx: CommandContext): void {
 /** The exact bytes of a path whose display form is lossy: its physical directory plus its own name
  *  as bytes (a name that is not UTF-8 cannot be resolved through the display form). */
 function exactIn(physicalShown: string, abs: Buffer): Buffer {
-  const slash = abs.lastIndexOf(0x2f);
-  const name = abs.subarray(slash + 1);
   try {
-    const parent = fs.realpathSync(slash === 0 ? Buffer.from('/') : abs.subarray(0, slash), { encoding: 'buffer' });
-    return Buffer.concat([parent, Buffer.from(parent.length === 1 ? '' : '/'), name]);
+    return physicalBytes(abs);
   } catch {
     return Buffer.from(physicalShown);
   }

@@ -100,3 +100,12 @@ export function findGitRoot(start: string): string | null {
     dir = parent;
   }
 }
+
+/** `abs` with its directory resolved physically and its last name kept as bytes: the exact path of
+ *  an entry whose name need not be UTF-8 (a string path would be lossy). Throws when the directory
+ *  cannot be resolved. `abs` is absolute, without a trailing slash. */
+export function physicalBytes(abs: Buffer): Buffer {
+  const slash = abs.lastIndexOf(0x2f);
+  const parent = fs.realpathSync(slash <= 0 ? Buffer.from('/') : abs.subarray(0, slash), { encoding: 'buffer' });
+  return Buffer.concat([parent, parent.length === 1 ? Buffer.alloc(0) : Buffer.from('/'), abs.subarray(slash + 1)]);
+}

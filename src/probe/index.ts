@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Op, TargetSpec } from '../classifier/types.js';
-import { entryType, exists, findGitRoot, isEmptyDir, physicalOf, realpathLoose, type EntryType } from './fs.js';
+import { entryType, exists, findGitRoot, isEmptyDir, physicalBytes, physicalOf, realpathLoose, type EntryType } from './fs.js';
 import { cleanRequiresForce, enumerateClean, gitRunner, ignoredUntracked, isRef, resetPreflight, toplevelOf, type GitRunner } from './git.js';
 import { isWithin } from '../classifier/paths.js';
 
@@ -76,11 +76,8 @@ let systemRootsCache: readonly string[] | undefined;
 function exactPhysical(base: string, rel: Buffer): Buffer | null {
   let end = rel.length;
   while (end > 0 && rel[end - 1] === 0x2f) end--;
-  const full = Buffer.concat([Buffer.from(base.endsWith('/') ? base : `${base}/`), rel.subarray(0, end)]);
-  const slash = full.lastIndexOf(0x2f);
   try {
-    const parent = fs.realpathSync(slash === 0 ? Buffer.from('/') : full.subarray(0, slash), { encoding: 'buffer' });
-    return Buffer.concat([parent, parent.length === 1 ? Buffer.alloc(0) : Buffer.from('/'), full.subarray(slash + 1)]);
+    return physicalBytes(Buffer.concat([Buffer.from(base.endsWith('/') ? base : `${base}/`), rel.subarray(0, end)]));
   } catch {
     return null;
   }

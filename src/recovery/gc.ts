@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
 import { bdirname, bIsWithin, bjoin, brelative } from './bpath.js';
-import { auditPath, manifestPath, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
+import { auditPath, manifestPath, processGone, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { listTransactions, type Transaction } from './restore.js';
 import { INDEX_FILE, itemDest, loadFolded, tx, type Folded } from './txindex.js';
 
@@ -92,16 +92,6 @@ const STAGING_PREFIX = 'agent-guard-copy-';
 
 /** A staging copy is abandoned a day after its transaction started even if the pid is in use again. */
 const STAGING_GRACE_MS = DAY_MS;
-
-function processGone(pid: number | null): boolean {
-  if (pid === null || !Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
 
 /** Staging copies next to the intent-only entries of the transactions (targeted: only the
  *  directories those entries were being copied into are read). */

@@ -340,12 +340,14 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function alive(pid: number): boolean {
+/** Is there no process `pid` any more (a stale lock, an abandoned copy)? Unknown pids are not gone. */
+export function processGone(pid: number | null): boolean {
+  if (pid === null || !Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
+    return false;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
@@ -374,7 +376,7 @@ export function withQuarantineLock<T>(q: QuarantinePlace, fn: () => T, opts: { w
     } catch {
       continue; // released meanwhile
     }
-    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+    if (processGone(holder)) {
       try {
         fs.unlinkSync(lock); // left by a process that is gone
       } catch {

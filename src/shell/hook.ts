@@ -15,7 +15,6 @@ import { decideLine, enforce } from '../enforce.js';
 import { EXIT } from '../exit-codes.js';
 import { explain } from '../engine.js';
 import type { ReasonCode } from '../policy/reasons.js';
-import { findReal } from './realbin.js';
 
 export interface HookInput {
   shell: 'bash' | 'zsh';
@@ -71,8 +70,8 @@ export function checkText(input: { text: string; cwd: string; shims: boolean; di
     const code: ReasonCode = 'BLOCK_GUARD_TAMPERING';
     return { action: 'refuse', decision: 'BLOCK', code, explanation: explain(code, 'the line changes what agent-guard relies on (its traps, startup files or shim tag)') };
   }
-  const base = loadConfig(env, input.cwd);
-  const config = { ...base, gitBinary: findReal('git', env.PATH) ?? '/nonexistent/agent-guard-no-real-git' };
+  // (the probes' bare `git` is looked up past the shim directories by gitRunner)
+  const config = loadConfig(env, input.cwd);
   const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL', ...(input.dialect !== undefined ? { dialect: input.dialect } : {}) });
   if (r.decision === 'ALLOW') return { action: 'run', r, deferred: false };
   if (input.shims && !SHAPES.has(r.code) && !BYPASS.test(input.text)) {

@@ -16,12 +16,12 @@ import { decideLine, enforce } from '../enforce.js';
 import { EXIT } from '../exit-codes.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import { gitRunner, isIgnoredPath } from '../probe/git.js';
+import { physicalBytes } from '../probe/fs.js';
 import { relocate } from '../recovery/quarantine.js';
 import { recordRefs, type DroppedRefs } from '../recovery/snapshot.js';
 import { redact } from '../recovery/redact.js';
 import { appendRecord } from '../recovery/records.js';
 import { auditPath } from '../recovery/quarantine.js';
-import { findReal } from './realbin.js';
 import { parseFindArgs, planFindDelete } from './find.js';
 
 export interface ShimIO {
@@ -60,11 +60,12 @@ function blockWith(ctx: ShimContext, argv: readonly string[], code: ReasonCode, 
 }
 
 /** Decides `argv` (the program and its concrete arguments) as one line, in `ctx.cwd`. The probes
- *  use the real git, never a shim. */
+ *  use the real git, never a shim (gitRunner). */
 function decideArgv(argv: readonly string[], ctx: ShimContext, real: string): { r: CheckResult; text: string; config: ReturnType<typeof loadConfig> } {
   const base = loadConfig(ctx.env, ctx.cwd);
-  const gitBinary = argv[0] === 'git' ? real : (findReal('git', ctx.env.PATH) ?? '/nonexistent/agent-guard-no-real-git');
-  const config = { ...base, gitBinary };
+  // The git shim's probes use the real git it found; any other probe's bare `git` is looked up past
+  // the shim directories by gitRunner itself.
+  const config = argv[0] === 'git' ? { ...base, gitBinary: real } : base;
   const text = quoteArgv(argv);
   return { r: decideLine({ text, config, mode: 'NORMAL' }), text, config };
 }
@@ -417,12 +418,9 @@ function shimFindDelete(real: string, args: readonly string[], ctx: ShimContext)
   const cwd = Buffer.from(fs.realpathSync(ctx.cwd));
   const exact: Buffer[] = [];
   for (const b of plan.relocate) {
-    const abs = b[0] === 0x2f ? b : Buffer.concat([cwd, Buffer.from('/'), b]);
-    const slash = abs.lastIndexOf(0x2f);
     try {
       // The directory physically (`./`, `..`, links in the starting point), the name as bytes.
-      const parent = fs.realpathSync(slash === 0 ? Buffer.from('/') : abs.subarray(0, slash), { encoding: 'buffer' });
-      exact.push(Buffer.concat([parent, Buffer.from(parent.length === 1 ? '' : '/'), abs.subarray(slash + 1)]));
+      exact.push(physicalBytes(b[0] === 0x2f ? b : Buffer.concat([cwd, Buffer.from('/'), b])));
     } catch (err) {
       return blockWith(ctx, argv, 'BLOCK_UNDETERMINABLE_EFFECT', `find -delete: the directory of ${b.toString('utf8')} cannot be resolved (${(err as Error).message})`);
     }
