@@ -8,8 +8,10 @@
 //        or left to the shims)
 //   ASK                              permissionDecision: ask   decision: deny        permissionDecision: deny
 //   BLOCK                            permissionDecision: deny  decision: deny        permissionDecision: deny
-//   unreadable input, no command,    exit 2 + reason on stderr (the exit status every harness treats as a block)
-//   internal error
+//   unreadable input, no command,    exit 2 + reason on stderr                     deny on stdout, exit 0
+//   internal error                   (the status these harnesses block on)         (the answer it acts on)
+//   agent-guard cannot start at all  the same, from the fallback written after the hook command
+//                                    (src/adapters/install.ts fallbackOf)
 //
 // Printing nothing for a command that may run keeps the user's own permission settings in force
 // (an explicit "allow" would skip them). Gemini has no "ask" and Copilot acts only on "deny", so an
@@ -86,14 +88,23 @@ function answerRefusal(h: Harness, v: Extract<TextVerdict, { action: 'refuse' }>
   return { stdout: JSON.stringify(out) + '\n', stderr: '', exitCode: 0 };
 }
 
-const refuseInput = (why: string): HookAnswer => ({ stdout: '', stderr: `agent-guard: refused: ${why}; nothing was checked, so the command must not run\n`, exitCode: 2 });
+/** A refusal when nothing could be checked. Claude, Codex and Gemini block on exit 2 with the reason on
+ *  stderr. Copilot's preToolUse acts on a `deny` on stdout, not on an exit status, so it gets the deny
+ *  answer (exit 0, the status its documented answers come with) and the reason on stderr as well. */
+export function refuseInput(h: Harness, why: string): HookAnswer {
+  const stderr = `agent-guard: refused: ${why}; nothing was checked, so the command must not run\n`;
+  if (h !== 'copilot') return { stdout: '', stderr, exitCode: 2 };
+  const reason = stderr.trim();
+  const out = { permissionDecision: 'deny', permissionDecisionReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
+  return { stdout: JSON.stringify(out) + '\n', stderr, exitCode: 0 };
+}
 
 /** The whole adapter: payload text in, the harness's answer out. Never throws: an error is a
  *  refusal (exit 2 with the reason on stderr). */
 export function runHarnessHook(h: Harness, raw: string, env: Env, cwd: string): HookAnswer {
   try {
     const p = parsePayload(h, raw);
-    if (!p.ok) return refuseInput(p.error);
+    if (!p.ok) return refuseInput(h, p.error);
     if (!p.shell) return { stdout: '', stderr: '', exitCode: 0 };
     // With the PATH shims first on PATH (a harness started by `agent-guard run`), what they will
     // see concretely is left to them, as in the shell hooks.
@@ -102,6 +113,6 @@ export function runHarnessHook(h: Harness, raw: string, env: Env, cwd: string): 
     if (v.action === 'run') return { stdout: '', stderr: '', exitCode: 0 };
     return answerRefusal(h, v);
   } catch (err) {
-    return refuseInput(`agent-guard failed while checking (${err instanceof Error ? err.message : String(err)})`);
+    return refuseInput(h, `agent-guard failed while checking (${err instanceof Error ? err.message : String(err)})`);
   }
 }

@@ -98,11 +98,34 @@ export function settingsPath(h: Harness, scope: Scope, ctx: InstallContext): str
   }
 }
 
-/** Whether a command line is an agent-guard hook for harness `h` (any install prefix). */
+/** The text after `<runner> hook <h>` in the registered command: what runs when agent-guard itself could
+ *  not (Node missing, a broken installation, a crash before our code runs). The harnesses let a tool
+ *  call through on any status but a block, so the fallback turns every failure into that block:
+ *  exit 2 with a reason on stderr for Claude, Codex and Gemini; for Copilot, whose preToolUse acts on a
+ *  `deny` on stdout (not on an exit status), the deny answer itself (both shapes, as the adapter does). */
+export function fallbackOf(h: Harness): string {
+  const why = 'agent-guard: the hook could not run (status $s), so nothing was checked: refused';
+  // Status 2 is the hook's own refusal (its reason is already on stderr): passed on as it is.
+  if (h !== 'copilot') return ` || { s=$?; [ "$s" = 2 ] || echo "${why}" >&2; exit 2; }`;
+  // Copilot: the hook answers every refusal with a deny on stdout and status 0, so any other status
+  // means it did not answer.
+  const reason = 'agent-guard: the hook could not run, so nothing was checked: refused';
+  const deny = JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+  return ` || { s=$?; echo "${why}" >&2; echo '${deny}'; exit 0; }`;
+}
+
+/** The command line written into the settings file for `command` (`<runner> hook <h>`). */
+export function registeredCommand(h: Harness, command: string): string {
+  return command.trim() + fallbackOf(h);
+}
+
+/** Whether a command line is an agent-guard hook for harness `h` (any install prefix; with or without
+ *  the fallback, which installs before it was added did not write). */
 export function isOurCommand(h: Harness, command: unknown): boolean {
   if (typeof command !== 'string') return false;
   const c = command.trim();
-  return c.includes('agent-guard') && c.endsWith(` hook ${h}`);
+  if (!c.includes('agent-guard')) return false;
+  return c.endsWith(` hook ${h}`) || c.includes(` hook ${h} || `);
 }
 
 function isObj(v: unknown): v is Obj {
@@ -168,7 +191,7 @@ function withoutOurs(h: Harness, layout: Layout, arr: Json[]): Json[] {
 
 /** Our entry in place of the first one found (in a group of the right matcher); others removed. */
 function withOurs(h: Harness, layout: Layout, arr: Json[], command: string): Json[] {
-  const desired = layout.entry(command);
+  const desired = layout.entry(registeredCommand(h, command));
   if (layout.matcher === null) {
     const at = arr.findIndex((e) => isObj(e) && isOurCommand(h, e[layout.commandKey]));
     if (at < 0) return [...withoutOurs(h, layout, arr), desired];
@@ -227,7 +250,7 @@ function writeSettings(file: string, settings: Obj, existed: boolean): string | 
 function apply(h: Harness, scope: Scope, ctx: InstallContext, install: boolean): InstallResult {
   const file = settingsPath(h, scope, ctx);
   const layout = LAYOUTS[h];
-  if (install && !isOurCommand(h, ctx.command)) {
+  if (install && !(isOurCommand(h, ctx.command) && ctx.command.trim().endsWith(` hook ${h}`))) {
     throw new Error(`agent-guard: hook command must contain "agent-guard" and end with " hook ${h}": ${ctx.command}`);
   }
   const current = readSettings(file);

@@ -3,7 +3,7 @@
 // commander: it runs before every shell command an agent issues.
 import fs from 'node:fs';
 import type { Env } from '../config.js';
-import { HARNESSES, runHarnessHook, type Harness } from '../adapters/harness.js';
+import { HARNESSES, refuseInput, runHarnessHook, type Harness } from '../adapters/harness.js';
 import type { IO } from '../cli.js';
 
 export function runHookCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {
@@ -17,8 +17,10 @@ export function runHookCommand(argv: readonly string[], env: Env, cwd: string, i
   try {
     raw = fs.readFileSync(0, 'utf8');
   } catch (err) {
-    io.stderr(`agent-guard: refused: the hook input could not be read (${(err as Error).message})\n`);
-    return 2;
+    const a = refuseInput(h as Harness, `the hook input could not be read (${(err as Error).message})`);
+    if (a.stdout) io.stdout(a.stdout);
+    io.stderr(a.stderr);
+    return a.exitCode;
   }
   const a = runHarnessHook(h as Harness, raw, env, cwd);
   if (a.stdout) io.stdout(a.stdout);

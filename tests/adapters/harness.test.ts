@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { registeredCommand } from '../../src/adapters/install.js';
 
 const area = useSandboxArea('ag-harness');
 
@@ -38,6 +39,19 @@ function verdict(h: Harness, stdout: string): { decision: string | null; reason:
   }
   expect(o.hookSpecificOutput.hookEventName).toBe('PreToolUse');
   return { decision: o.hookSpecificOutput.permissionDecision, reason: o.hookSpecificOutput.permissionDecisionReason };
+}
+
+/** A refusal of a call that could not be checked: exit 2 and a reason on stderr; for Copilot (which acts on
+ *  a deny on stdout, not on an exit status) its deny answer with the reason on stderr too. */
+function expectFailureRefused(h: Harness, r: { exitCode: number; stdout: string; stderr: string }, what: string): void {
+  expect(r.stderr, what).toMatch(/^agent-guard: refused: /);
+  if (h === 'copilot') {
+    expect(r.exitCode, what).toBe(0);
+    expect(verdict(h, r.stdout).decision, what).toBe('deny');
+  } else {
+    expect(r.exitCode, what).toBe(2);
+    expect(r.stdout, what).toBe('');
+  }
 }
 
 function world(name: string): { home: string; ws: string } {
@@ -83,16 +97,14 @@ describeSandboxed('harness adapters: recorded payloads through `agent-guard hook
       expect([other.exitCode, other.stdout]).toEqual([0, '']);
     });
 
-    itSandboxed(`${h}: malformed JSON, a missing command, a crash in the engine: exit 2 with a reason (never the status that lets the tool run)`, () => {
+    itSandboxed(`${h}: malformed JSON, a missing command, a crash in the engine: refused with a reason (exit 2; Copilot: its deny answer), never the status that lets the tool run`, () => {
       const w = world(`${h}-bad`);
       for (const bad of ['{not json', '[]', '""', h === 'copilot' ? JSON.stringify({ toolName: 'bash', toolArgs: '{oops' }) : JSON.stringify({ tool_name: h === 'gemini' ? 'run_shell_command' : 'Bash', tool_input: {} })]) {
         const r = hook(h, bad, w);
-        expect(r.exitCode, bad).toBe(2);
-        expect(r.stderr).toMatch(/^agent-guard: refused: /);
-        expect(r.stdout).toBe('');
+        expectFailureRefused(h, r, bad);
       }
       const missing = hook(h, payload(h, undefined, w.ws), w);
-      expect(missing.exitCode).toBe(2);
+      expectFailureRefused(h, missing, 'missing command');
       // A crash inside the engine on a destructive command (every path operation throws): refused.
       const crash = path.join(area.rw(), 'crash.cjs');
       // (patched once the bundle is loaded: Node needs these to start it)
@@ -105,7 +117,7 @@ describeSandboxed('harness adapters: recorded payloads through `agent-guard hook
       const stdinCrash = path.join(area.rw(), 'stdin-crash.cjs');
       fs.writeFileSync(stdinCrash, "const fs = require('fs'); process.nextTick(() => { const orig = fs.readFileSync; fs.readFileSync = (p, ...a) => { if (p === 0) throw new Error('injected'); return orig(p, ...a); }; });\n");
       const r2 = hook(h, payload(h, 'rm -rf build', w.ws), w, { preload: stdinCrash });
-      expect(r2.exitCode).toBe(2);
+      expectFailureRefused(h, r2, 'stdin crash');
     });
 
     itSandboxed(`${h}: a huge command is decided, not dropped`, () => {
@@ -116,6 +128,41 @@ describeSandboxed('harness adapters: recorded payloads through `agent-guard hook
       expect(verdict(h, r.stdout).decision).toBe('deny');
     });
   }
+
+  itSandboxed('the registered hook command refuses when agent-guard cannot run at all (missing, failing, killed)', () => {
+    const w = world('fallback');
+    const dir = path.join(w.home, 'broken');
+    fs.mkdirSync(dir);
+    const script = (name: string, body: string): string => {
+      const f = path.join(dir, name, 'agent-guard');
+      fs.mkdirSync(path.dirname(f));
+      fs.writeFileSync(f, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+      return f;
+    };
+    const runners = [path.join(dir, 'missing', 'agent-guard'), script('fails', 'exit 1'), script('killed', 'kill -9 $$'), script('no-node', 'exec /nonexistent/node "$@"')];
+    const env = ['env', '-i', `HOME=${w.home}`, 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'];
+    for (const h of HARNESSES) {
+      for (const runner of runners) {
+        const cmd = registeredCommand(h, `${runner} hook ${h}`);
+        const r = runSandboxed(area.rw(), [...env, 'sh', '-c', cmd], { cwd: w.ws, input: payload(h, 'rm -rf build', w.ws), timeoutMs: 30_000 });
+        expect(r.stderr, `${h} ${runner}`).toMatch(/agent-guard: the hook could not run \(status \d+\)/);
+        if (h === 'copilot') {
+          expect([r.exitCode, verdict(h, r.stdout).decision], runner).toEqual([0, 'deny']);
+        } else {
+          expect([r.exitCode, r.stdout], runner).toEqual([2, '']);
+        }
+      }
+      // The working hook is unchanged by its fallback: its own answers pass through, and a refusal it
+      // reports itself is not doubled.
+      const real = registeredCommand(h, `'${process.execPath}' '${BIN}' hook ${h}`);
+      const ok = runSandboxed(area.rw(), [...env, 'sh', '-c', real], { cwd: w.ws, input: payload(h, 'rm -rf /', w.ws), timeoutMs: 60_000 });
+      expect([ok.exitCode, verdict(h, ok.stdout).decision]).toEqual([0, 'deny']);
+      const bad = runSandboxed(area.rw(), [...env, 'sh', '-c', real], { cwd: w.ws, input: '{not json', timeoutMs: 60_000 });
+      expectFailureRefused(h, bad, 'through the registered command');
+      expect(bad.stderr).not.toMatch(/could not run/);
+    }
+    expect(fs.existsSync(path.join(w.ws, 'build', 'o.o'))).toBe(true);
+  });
 
   itSandboxed('with the PATH shims first on PATH, what they will see concretely is left to them', () => {
     const w = world('shims');

@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   installHook,
+  registeredCommand,
   removeHook,
   settingsPath,
   wiredHarnesses,
@@ -164,9 +165,9 @@ describe.each(CASES)('$h ($scope scope)', ({ h, scope, rel, ours, others, merged
   it('a fresh install creates the file with exactly our entry', () => {
     const r = installHook(h, scope, c(h));
     expect(r).toEqual({ file: file(), changed: true, backup: null });
-    expect(read(file())).toEqual(ours(`${BIN} hook ${h}`));
+    expect(read(file())).toEqual(ours(registeredCommand(h, `${BIN} hook ${h}`)));
     const text = readFileSync(file(), 'utf8');
-    expect(text).toBe(JSON.stringify(ours(`${BIN} hook ${h}`), null, 2) + '\n');
+    expect(text).toBe(JSON.stringify(ours(registeredCommand(h, `${BIN} hook ${h}`)), null, 2) + '\n');
     expect(existsSync(file() + '.agent-guard.bak')).toBe(false);
   });
 
@@ -176,7 +177,7 @@ describe.each(CASES)('$h ($scope scope)', ({ h, scope, rel, ours, others, merged
     expect(r).toEqual({ file: file(), changed: true, backup: file() + '.agent-guard.bak' });
     const after = readFileSync(file(), 'utf8');
     // same keys in the same order: compare the serialisations, not just deep equality
-    expect(after).toBe(JSON.stringify(merged(`${BIN} hook ${h}`), null, 2) + '\n');
+    expect(after).toBe(JSON.stringify(merged(registeredCommand(h, `${BIN} hook ${h}`)), null, 2) + '\n');
     expect(readFileSync(file() + '.agent-guard.bak', 'utf8')).toBe(before);
   });
 
@@ -201,7 +202,7 @@ describe.each(CASES)('$h ($scope scope)', ({ h, scope, rel, ours, others, merged
     const r = installHook(h, scope, c(h, "'/new place/node_modules/.bin/agent-guard'"));
     expect(r.changed).toBe(true);
     expect(readFileSync(file(), 'utf8')).toBe(
-      JSON.stringify(merged(`'/new place/node_modules/.bin/agent-guard' hook ${h}`), null, 2) + '\n',
+      JSON.stringify(merged(registeredCommand(h, `'/new place/node_modules/.bin/agent-guard' hook ${h}`)), null, 2) + '\n',
     );
   });
 
@@ -279,7 +280,7 @@ describe('cross-cutting rules', () => {
       hooks: {
         PreToolUse: [
           { matcher: 'Bash', hooks: [{ type: 'command', command: `${BIN} hook codex` }] },
-          { matcher: 'Bash', hooks: [{ type: 'command', command: `${BIN} hook claude`, timeout: 30 }] },
+          { matcher: 'Bash', hooks: [{ type: 'command', command: registeredCommand('claude', `${BIN} hook claude`), timeout: 30 }] },
         ],
       },
     });
@@ -310,7 +311,7 @@ describe('cross-cutting rules', () => {
             matcher: 'Bash',
             hooks: [
               { type: 'command', command: 'before' },
-              { type: 'command', command: `${BIN} hook claude`, timeout: 30, statusMessage: 'guarding' },
+              { type: 'command', command: registeredCommand('claude', `${BIN} hook claude`), timeout: 30, statusMessage: 'guarding' },
               { type: 'command', command: 'after' },
             ],
           },
@@ -329,7 +330,7 @@ describe('cross-cutting rules', () => {
     installHook('gemini', 'user', c('gemini', '/a/agent-guard'));
     installHook('gemini', 'user', c('gemini', '/b/agent-guard'));
     const bak = read(file + '.agent-guard.bak') as { hooks: { BeforeTool: { hooks: { command: string }[] }[] } };
-    expect(bak.hooks.BeforeTool[0]?.hooks[0]?.command).toBe('/a/agent-guard hook gemini');
+    expect(bak.hooks.BeforeTool[0]?.hooks[0]?.command).toBe(registeredCommand('gemini', '/a/agent-guard hook gemini'));
   });
 
   it('writes through a symlinked settings file (dotfile managers) and leaves no temp files', () => {
@@ -340,7 +341,7 @@ describe('cross-cutting rules', () => {
     symlinkSync(real, file);
     installHook('claude', 'user', c('claude'));
     expect(lstatSync(file).isSymbolicLink()).toBe(true);
-    expect(read(real)).toEqual({ model: 'x', ...(CASES[0]!.ours(`${BIN} hook claude`) as object) });
+    expect(read(real)).toEqual({ model: 'x', ...(CASES[0]!.ours(registeredCommand('claude', `${BIN} hook claude`)) as object) });
     expect(read(file + '.agent-guard.bak')).toEqual({ model: 'x' });
     expect(readdirSync(dirname(real))).toEqual(['claude-settings.json']);
     expect(readdirSync(dirname(file)).sort()).toEqual(['settings.json', 'settings.json.agent-guard.bak']);
@@ -352,7 +353,7 @@ describe('cross-cutting rules', () => {
     writeFileSync(file, '');
     const r = installHook('claude', 'project', c('claude'));
     expect(r.backup).toBe(file + '.agent-guard.bak');
-    expect(read(file)).toEqual(CASES[1]!.ours(`${BIN} hook claude`));
+    expect(read(file)).toEqual(CASES[1]!.ours(registeredCommand('claude', `${BIN} hook claude`)));
   });
 
   it('wiredHarnesses lists every wired harness, skips unreadable files, and reports a shared file once', () => {
