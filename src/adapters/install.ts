@@ -189,7 +189,22 @@ function withoutOurs(h: Harness, layout: Layout, arr: Json[]): Json[] {
   return out;
 }
 
-/** Our entry in place of the first one found (in a group of the right matcher); others removed. */
+/** Does a group's matcher select the shell tool? The harnesses read a matcher as a regular expression
+ *  over the tool name (`*` or empty: every tool), so a group a user widened (`Bash|PowerShell`) still
+ *  holds our entry in place. */
+function covers(matcher: Json | undefined, tool: string): boolean {
+  if (matcher === undefined || matcher === '' || matcher === '*') return true;
+  if (typeof matcher !== 'string') return false;
+  if (matcher === tool) return true;
+  try {
+    return new RegExp(`^(?:${matcher})$`).test(tool);
+  } catch {
+    return false;
+  }
+}
+
+/** Our entry in place of the first one found (in a group whose matcher selects the shell tool); others
+ *  removed. */
 function withOurs(h: Harness, layout: Layout, arr: Json[], command: string): Json[] {
   const desired = layout.entry(registeredCommand(h, command));
   if (layout.matcher === null) {
@@ -199,10 +214,11 @@ function withOurs(h: Harness, layout: Layout, arr: Json[], command: string): Jso
     out.push({ ...(arr[at] as Obj), ...desired });
     return out.concat(withoutOurs(h, layout, arr.slice(at + 1)));
   }
+  const tool = layout.matcher;
   const gi = arr.findIndex(
     (g) =>
       isObj(g) &&
-      g['matcher'] === layout.matcher &&
+      covers(g['matcher'], tool) &&
       Array.isArray(g['hooks']) &&
       g['hooks'].some((e) => isObj(e) && isOurCommand(h, e[layout.commandKey])),
   );
@@ -312,6 +328,7 @@ function hasOurs(h: Harness, layout: Layout, arr: Json[]): boolean {
   return arr.some((item) => {
     if (!isObj(item)) return false;
     if (layout.matcher === null) return isOurCommand(h, item[layout.commandKey]);
+    if (!covers(item['matcher'], layout.matcher)) return false;
     const inner = item['hooks'];
     return Array.isArray(inner) && inner.some((e) => isObj(e) && isOurCommand(h, e[layout.commandKey]));
   });

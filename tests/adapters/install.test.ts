@@ -324,6 +324,21 @@ describe('cross-cutting rules', () => {
     });
   });
 
+  it('keeps our entry in a group the user widened to more tools (Bash|PowerShell, *), and does not count one under a matcher that misses the shell tool', () => {
+    const file = settingsPath('claude', 'user', c('claude'));
+    const widened = { matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: registeredCommand('claude', `${BIN} hook claude`), timeout: 30 }] };
+    put(file, { hooks: { PreToolUse: [widened] } });
+    expect(installHook('claude', 'user', c('claude')).changed).toBe(false);
+    expect(wiredHarnesses(c('claude'))).toEqual([{ harness: 'claude', scope: 'user', file }]);
+    put(file, { hooks: { PreToolUse: [{ ...widened, matcher: '*' }] } });
+    expect(installHook('claude', 'user', c('claude')).changed).toBe(false);
+    // Under `Read` it guards nothing: not wired, and an install moves it to a Bash group.
+    put(file, { hooks: { PreToolUse: [{ ...widened, matcher: 'Read' }] } });
+    expect(wiredHarnesses(c('claude'))).toEqual([]);
+    expect(installHook('claude', 'user', c('claude')).changed).toBe(true);
+    expect(read(file)).toEqual(CASES[0]!.ours(registeredCommand('claude', `${BIN} hook claude`)));
+  });
+
   it('overwrites the previous backup on each write', () => {
     const file = settingsPath('gemini', 'user', c('gemini'));
     put(file, { a: 1 });

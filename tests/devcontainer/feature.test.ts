@@ -287,6 +287,43 @@ describeSandboxed('devcontainer feature install.sh', () => {
     expect(fs.readdirSync(w.home)).toEqual([]);
   });
 
+  itSandboxed('npm run package:feature packages the sources into the feature folder, and the feature installs from them alone (no checkout, nothing rebuilt)', () => {
+    const w = world();
+    // A copy of the feature folder, as the build context would hold it; packaged with the script.
+    const featureCopy = path.join(w.dir, 'feature');
+    fs.cpSync(FEATURE_DIR, featureCopy, { recursive: true, filter: (src) => !src.includes('agent-guard-src') });
+    const out = path.join(featureCopy, 'agent-guard-src');
+    const pack = sbx(w, [process.execPath, path.join(REPO, 'scripts/package-feature.mjs'), '--out', out]);
+    expect(pack.exitCode, pack.stderr).toBe(0);
+    expect(fs.existsSync(path.join(out, 'dist/agent-guard.cjs'))).toBe(true);
+    expect(fs.existsSync(path.join(out, 'shell/zsh/.zshenv'))).toBe(true);
+    expect(fs.readdirSync(path.dirname(out)).filter((n) => n.includes('.tmp-') || n.includes('.old-'))).toEqual([]);
+    // Packaging again replaces its own copy; a directory it did not write is refused and kept.
+    expect(sbx(w, [process.execPath, path.join(REPO, 'scripts/package-feature.mjs'), '--out', out]).exitCode).toBe(0);
+    const foreign = path.join(w.dir, 'not-ours');
+    fs.mkdirSync(foreign);
+    fs.writeFileSync(path.join(foreign, 'keep.txt'), 'k');
+    const refused = sbx(w, [process.execPath, path.join(REPO, 'scripts/package-feature.mjs'), '--out', foreign]);
+    expect(refused.exitCode).toBe(1);
+    expect(fs.readdirSync(foreign)).toEqual(['keep.txt']);
+    // The feature, with no AGENT_GUARD_SOURCE and no npm on PATH: installs from its own copy.
+    const r = sbx(w, ['sh', path.join(featureCopy, 'install.sh')], {
+      HOME: path.join(w.dir, 'roothome'),
+      SHELLHOOKS: 'true',
+      HARNESSHOOKS: '',
+      INSTALLPREFIX: w.prefix,
+      _REMOTE_USER: 'root',
+      _REMOTE_USER_HOME: w.home,
+      AGENT_GUARD_FEATURE_ROOT: w.root,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Installed as packaged (nothing rebuilt at image build time).
+    expect(fs.readFileSync(path.join(w.prefix, 'lib/agent-guard.cjs')).equals(fs.readFileSync(path.join(out, 'dist/agent-guard.cjs')))).toBe(true);
+    const doctor = session(w, [path.join(w.prefix, 'bin/agent-guard'), 'doctor', '--json']);
+    const checks = JSON.parse(doctor.stdout).checks as { id: string; status: string }[];
+    expect(checks.find((c) => c.id === 'shims.dir')?.status).toBe('ok');
+  });
+
   itSandboxed('without the agent-guard sources: exit 1, nothing written', () => {
     const w = world();
     const r = sbx(w, ['sh', FEATURE_INSTALL], { INSTALLPREFIX: w.prefix, _REMOTE_USER: 'root', AGENT_GUARD_SOURCE: path.join(w.dir, 'nothing'), AGENT_GUARD_FEATURE_ROOT: w.root });
