@@ -1,16 +1,41 @@
 // The destructive smell: a text test used only where the text cannot be read as commands (an
 // unterminated quote, an expansion in program position, `bash -c "$X"`, a sourced file, an internal
 // error). It is deliberately broad: it only ever makes a decision more restrictive.
+//
+// Linear in the text: every pattern matches at a bounded number of places per start (no `.*` between
+// two alternatives, no nested quantifiers over the same letters). "A then later B" is two searches.
 
-const PATTERNS: readonly RegExp[] = [
+const WORDS: readonly RegExp[] = [
   /(^|[^\w.-])(rm|rmdir|unlink|shred|srm|wipe|trash)($|[^\w.-])/i,
+  // cmd and PowerShell: del/erase, rd, Remove-Item (its other aliases are POSIX names above, or `ri`,
+  // which under POSIX is Ruby's documentation browser).
+  /(^|[^\w.-])(del|erase|rd|remove-item)($|[^\w.-])/i,
+  /-(recurse|force)\b/i,
   /(^|\s)-delete\b/,
-  /\bfind\b[\s\S]*-(exec|execdir|ok|okdir)\b/,
-  /\bgit\b[\s\S]*\b(clean|reset|restore|checkout|switch|push|stash|branch|rm)\b/,
-  /(^|\s)-[a-zA-Z]*[rR][a-zA-Z]*f[a-zA-Z]*(\s|$)|(^|\s)-[a-zA-Z]*f[a-zA-Z]*[rR][a-zA-Z]*(\s|$)/,
   /--(recursive|force|no-preserve-root|hard|discard-changes|mirror|delete)\b/,
 ];
 
+/** A program word, then later in the text one of its destructive operations. */
+const LATER: readonly [RegExp, RegExp][] = [
+  [/\bfind\b/, /-(exec|execdir|ok|okdir)\b/],
+  [/\bgit\b/, /\b(clean|reset|restore|checkout|switch|push|stash|branch|rm)\b/],
+];
+
+/** A short-option cluster holding both r (or R) and f: `-rf`, `-fR`, `-vrf`. */
+function hasForceRecursiveCluster(text: string): boolean {
+  const cluster = /(?:^|\s)-([a-zA-Z]+)(?=\s|$)/g;
+  for (let m = cluster.exec(text); m !== null; m = cluster.exec(text)) {
+    const letters = m[1]!;
+    if (/[rR]/.test(letters) && letters.includes('f')) return true;
+  }
+  return false;
+}
+
 export function smellsDestructive(text: string): boolean {
-  return PATTERNS.some((p) => p.test(text));
+  if (WORDS.some((p) => p.test(text))) return true;
+  for (const [first, then] of LATER) {
+    const at = text.search(first);
+    if (at >= 0 && then.test(text.slice(at))) return true;
+  }
+  return hasForceRecursiveCluster(text);
 }

@@ -688,6 +688,12 @@ export function pathological(): Pathological[] {
     // A target 15,000 directories deep; spelled r''m so that no destructive smell masks an exception.
     { name: "r''m of a 15,000-level path", text: "r''m " + 'a/'.repeat(15000) + 'b', expect: D },
     { name: 'rm -rf of a 15,000-level path', text: 'rm -rf ' + 'a/'.repeat(15000) + 'b', expect: D },
+    // Inputs that made the destructive smell quadratic (a 256 KiB option cluster took about 65 s;
+    // `git`/`find` repeated, 8–12 s): each reaches the smell through an unterminated quote.
+    { name: '256 KiB option cluster, unterminated', text: 'echo "x -' + 'r'.repeat(256 * 1024) },
+    { name: '64 Ki times git, unterminated', text: 'echo "' + 'git '.repeat(64 * 1024) },
+    { name: '52 Ki times find, unterminated', text: 'echo "' + 'find '.repeat(52 * 1024) },
+    { name: '85 Ki short options, unterminated', text: 'echo "' + ' -r'.repeat(85 * 1024) },
   ];
 }
 
