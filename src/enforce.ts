@@ -11,7 +11,8 @@ export interface DecideLine {
   text: string;
   config: Config;
   mode: Mode;
-  dialect?: string;
+  /** A dialect selector as given (a flag, a payload field): validated by decide. */
+  dialect?: unknown;
 }
 
 /** decide(), with the session's stored mode: it can only narrow the given mode, never widen it. It

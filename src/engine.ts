@@ -3,7 +3,7 @@
 // reason code however it arrives.
 import type { Config } from './config.js';
 import { chooseDialect, type Dialect } from './dialect.js';
-import { classify, smellsDestructive } from './classifier/index.js';
+import { classifyDialect, smellsDestructiveIn } from './classifier/index.js';
 import type { OpKind, UndeterminableReason } from './classifier/types.js';
 import { resetFsCache } from './probe/fs.js';
 import { aliasOf, discoverWorkspace, gitRunner, probe, type GitRunner, type ProbedOp, type Workspace } from './probe/index.js';
@@ -70,7 +70,7 @@ export interface DecideInput {
   config: Config;
   mode?: Mode;
   /** The --dialect flag (AGENT_GUARD_DIALECT comes from config). */
-  dialect?: string;
+  dialect?: unknown;
   git?: GitRunner;
 }
 
@@ -117,12 +117,9 @@ function opResult(p: ProbedOp, v: Verdict): OpResult {
 
 function decideUnguarded(input: DecideInput, mode: Mode, dialect: Dialect): CheckResult {
   const { config } = input;
-  if (dialect !== 'posix') {
-    return lineResult(input, mode, dialect, 'BLOCK_DIALECT_UNSUPPORTED', `${dialect} lexing is not available in this build`);
-  }
   const git = input.git ?? gitRunner(config.gitBinary, config.env);
   resetFsCache();
-  const classification = classify(input.command, {
+  const classification = classifyDialect(dialect, input.command, {
     cwd: config.cwd,
     home: config.home,
     cdpath: config.cdpath,
@@ -157,7 +154,7 @@ export function decide(input: DecideInput): CheckResult {
   try {
     return decideUnguarded(input, mode, choice.dialect);
   } catch (err) {
-    if (!smellsDestructive(input.command)) throw err;
+    if (!smellsDestructiveIn(choice.dialect, input.command)) throw err;
     const message = err instanceof Error ? err.message : String(err);
     const r = lineResult(input, mode, choice.dialect, 'BLOCK_INTERNAL_ERROR', message);
     r.error = message;

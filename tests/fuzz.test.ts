@@ -27,6 +27,7 @@ import {
   destructiveSimple,
   doubleQuote,
   endState,
+  envInt,
   Grammar,
   hasRmWord,
   mutate,
@@ -37,14 +38,6 @@ import {
   weirdName,
   ansiQuote,
 } from './helpers/fuzz-gen.js';
-
-function envInt(name: string, fallback: number): number {
-  const v = process.env[name];
-  if (v === undefined || v.trim() === '') return fallback;
-  const n = v.trim().toLowerCase().startsWith('0x') ? parseInt(v.trim(), 16) : parseInt(v.trim(), 10);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}=${v} is not a non-negative integer`);
-  return n;
-}
 
 const SEED = envInt('FUZZ_SEED', 0x5eed_ca11) >>> 0;
 const COUNT = envInt('FUZZ_COUNT', 20_000);

@@ -29,16 +29,29 @@ export interface HookAnswer {
 }
 
 /** What a payload carries: the shell command (null when the tool is not the shell), its cwd. */
-type Parsed = { ok: true; shell: false } | { ok: true; shell: true; command: string; cwd: string | null } | { ok: false; error: string };
+type Parsed =
+  | { ok: true; shell: false }
+  /** `dialect`: the selector the payload gives (any JSON value, validated by the engine), or undefined
+   *  to leave it to AGENT_GUARD_DIALECT. */
+  | { ok: true; shell: true; command: string; cwd: string | null; dialect: unknown }
+  | { ok: false; error: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The shell tool's name in each harness's payload. */
 const SHELL_TOOL: Record<Harness, readonly string[]> = {
-  claude: ['Bash'],
+  claude: ['Bash', 'PowerShell'],
   codex: ['Bash', 'shell', 'local_shell'],
   gemini: ['run_shell_command'],
-  copilot: ['bash', 'shell'],
+  copilot: ['bash', 'shell', 'powershell'],
+};
+
+/** Shell tools whose name says the dialect of their text (a payload's own `dialect` field wins). */
+const TOOL_DIALECT: Record<Harness, Readonly<Record<string, string>>> = {
+  claude: { Bash: 'posix', PowerShell: 'powershell' },
+  codex: {},
+  gemini: {},
+  copilot: { bash: 'posix', powershell: 'powershell' },
 };
 
 export function parsePayload(h: Harness, raw: string): Parsed {
@@ -68,7 +81,12 @@ export function parsePayload(h: Harness, raw: string): Parsed {
   const command = input.command;
   if (typeof command !== 'string') return { ok: false, error: 'the shell tool call has no command string' };
   const cwd = typeof ev.cwd === 'string' && ev.cwd.startsWith('/') ? ev.cwd : null;
-  return { ok: true, shell: true, command, cwd };
+  // The dialect: the payload's own field, then the tool arguments', then what the tool's name says;
+  // none of them: AGENT_GUARD_DIALECT (then POSIX). A field that is present is forwarded whatever it
+  // holds, so a malformed one is refused (BLOCK_DIALECT_INVALID) rather than ignored.
+  const has = (o: Record<string, unknown>, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+  const dialect = has(ev, 'dialect') ? ev.dialect : has(input, 'dialect') ? input.dialect : TOOL_DIALECT[h][tool];
+  return { ok: true, shell: true, command, cwd, dialect };
 }
 
 function reasonOf(v: Extract<TextVerdict, { action: 'refuse' }>): string {
@@ -109,7 +127,7 @@ export function runHarnessHook(h: Harness, raw: string, env: Env, cwd: string): 
     // With the PATH shims first on PATH (a harness started by `agent-guard run`), what they will
     // see concretely is left to them, as in the shell hooks.
     const shims = (env.AGENT_GUARD_SHIMS ?? '') !== '' && ((env.PATH ?? '') === env.AGENT_GUARD_SHIMS || (env.PATH ?? '').startsWith(`${env.AGENT_GUARD_SHIMS}:`));
-    const v = checkText({ text: p.command, cwd: p.cwd ?? cwd, shims }, env, { tamper: true });
+    const v = checkText({ text: p.command, cwd: p.cwd ?? cwd, shims, ...(p.dialect !== undefined ? { dialect: p.dialect } : {}) }, env, { tamper: true });
     if (v.action === 'run') return { stdout: '', stderr: '', exitCode: 0 };
     return answerRefusal(h, v);
   } catch (err) {

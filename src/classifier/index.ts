@@ -9,6 +9,11 @@ import { classifyFind } from './find.js';
 import { classifyGit } from './git.js';
 import { smellsDestructive } from './smell.js';
 import { joinRaw, normalizeAbs } from './paths.js';
+import { floorReason, isFloorVerb } from './vocabulary.js';
+import { finishClassification } from './op.js';
+import { classifyCmd } from './cmd.js';
+import { classifyPowerShell, smellsDestructivePowerShell } from './powershell.js';
+import type { Dialect } from '../dialect.js';
 import type { Classification, Op, OpKind, Undeterminable } from './types.js';
 
 export type { Classification, Op, OpKind, TargetSpec, GitFacts, Undeterminable, UndeterminableReason } from './types.js';
@@ -353,6 +358,13 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
     o.undeterminable = { reason: 'source', detail: `${program} runs a file whose commands are read only when it runs` };
     return [o];
   }
+  if (isFloorVerb(program, 'posix')) {
+    // `RM -rf x` (a case-insensitive filesystem finds rm), `DEL x`, `Remove-Item x`, `srm x`: a
+    // destructive verb this reader does not model.
+    const o = op('opaque');
+    o.undeterminable = floorReason(first.display, 'posix');
+    return [uncertain(o)];
+  }
   return [];
 }
 
@@ -458,18 +470,24 @@ function walk(text: string, opts: ClassifyOptions, cwd: string | null, values: V
   return res;
 }
 
+/** The front end for a dialect: POSIX shell (this file), cmd.exe (cmd.ts) or PowerShell (powershell.ts).
+ *  Each turns its own spelling into the same facts; the policy never sees the dialect. */
+export function classifyDialect(dialect: Dialect, text: string, opts: ClassifyOptions): Classification {
+  if (dialect === 'cmd') return classifyCmd(text, opts);
+  if (dialect === 'powershell') return classifyPowerShell(text, opts);
+  return classify(text, opts);
+}
+
+/** The destructive smell for a dialect's text: the shared one, widened with the Windows dialects'
+ *  vocabulary (another dialect's verb in the text smells too). Used where the text could not be read. */
+export function smellsDestructiveIn(dialect: Dialect, text: string): boolean {
+  if (dialect === 'posix') return smellsDestructive(text);
+  return smellsDestructivePowerShell(text);
+}
+
 export function classify(text: string, opts: ClassifyOptions): Classification {
   const res = walk(text, opts, opts.cwd, baseValues(opts, opts.cwd), 0);
-  res.ops.forEach((o, i) => {
-    o.index = i;
-    if (o.kind === 'git-reset-hard' && (res.commandCount > 1 || o.wrappers.length > 0)) {
-      o.undeterminable ??= {
-        reason: 'reset-not-standalone',
-        detail: res.commandCount > 1 ? 'git reset --hard is compensable only as a command of its own' : `git reset --hard is compensable only unwrapped (not under ${o.wrappers.join(' ')})`,
-      };
-    }
-  });
-  return { ops: res.ops, commandCount: res.commandCount, unbalanced: res.unbalanced };
+  return finishClassification(res.ops, res.commandCount, res.unbalanced);
 }
 
 export { dynamicReason };

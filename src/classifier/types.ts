@@ -32,7 +32,9 @@ export type UndeterminableReason =
   | 'reset-not-standalone' // git reset --hard compound, wrapped or with extra arguments
   | 'git-environment' // GIT_DIR / GIT_WORK_TREE / core.worktree redirect the repository
   | 'opaque-syntax' // case clauses, function bodies, other structure read as opaque
-  | 'depth-limit'; // nesting deeper than the classifier follows
+  | 'depth-limit' // nesting deeper than the classifier follows
+  | 'foreign-verb' // a destructive verb this dialect does not read as its own (another dialect's, odd casing)
+  | 'recursive-match'; // cmd's del /s: deletes what matches its operand in every subdirectory
 
 export interface Undeterminable {
   reason: UndeterminableReason;
@@ -52,6 +54,10 @@ export interface TargetSpec {
   followsLink: boolean;
   /** `scope`: the directory a git op works in (judged for the workspace boundary only, never deleted). */
   role?: 'scope';
+  /** A Windows path that names no POSIX location (cmd/PowerShell dialects): a drive root (`C:\`, `D:`),
+   *  another drive-absolute path (`C:\Users\x`, `C:x`) or a UNC path (`\\server\share`). `path` and
+   *  `joined` then hold the Windows spelling with `/` separators, never a POSIX path. */
+  foreign?: 'drive-root' | 'drive-path' | 'unc';
 }
 
 export interface GitFacts {

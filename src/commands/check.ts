@@ -4,13 +4,14 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { explain, SCHEMA_VERSION, type CheckResult } from '../engine.js';
-import { smellsDestructive } from '../classifier/index.js';
+import { smellsDestructiveIn } from '../classifier/index.js';
 import { quoteArgv } from '../classifier/tokenize.js';
 import { EXIT, exitForDecision } from '../exit-codes.js';
 import { GuardError } from '../errors.js';
 import type { Mode } from '../policy/rules.js';
 import type { CommandContext } from '../cli.js';
 import { decideLine, enforce } from '../enforce.js';
+import { chooseDialect, type Dialect } from '../dialect.js';
 
 export interface CheckOptions {
   json?: boolean;
@@ -20,9 +21,20 @@ export interface CheckOptions {
   mode?: string;
 }
 
-/** One argument is command text; several are an argv, quoted back into text exactly. */
-export function commandText(args: readonly string[]): string {
+/** One argument is command text; several are an argv, quoted back into text exactly in the dialect's
+ *  own quoting. cmd has no way to quote a `"` (or a `%`, which expands even inside quotes): such an
+ *  argv is refused as bad input rather than turned into different text. */
+export function commandText(args: readonly string[], dialect: Dialect = 'posix'): string {
   if (args.length === 1) return args[0]!;
+  if (dialect === 'powershell') return args.map((a) => (/^[\w@%+=:,./\\-]+$/.test(a) ? a : `'${a.replace(/'/g, "''")}'`)).join(' ');
+  if (dialect === 'cmd') {
+    return args
+      .map((a) => {
+        if (/["%!\r\n]/.test(a)) throw new GuardError('USAGE', `the argument ${JSON.stringify(a)} cannot be quoted for cmd; give the command as one text argument`);
+        return /^[\w@+=:,./\\-]+$/.test(a) ? a : `"${a}"`;
+      })
+      .join(' ');
+  }
   return quoteArgv(args);
 }
 
@@ -88,7 +100,9 @@ export function parseCheckFast(argv: readonly string[]): { args: string[]; opts:
 }
 
 export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext): number {
-  const text = args.length === 0 ? '' : commandText(args);
+  // An argv is quoted in the dialect it will be read in (an unusable selector is decided below).
+  const chosen = chooseDialect(opts.dialect, ctx.env.AGENT_GUARD_DIALECT);
+  let text = '';
   const out = (r: CheckResult): void => {
     if (opts.json) ctx.io.stdout(JSON.stringify(r) + '\n');
     else if (opts.enforce) ctx.io.stderr(render(r));
@@ -96,6 +110,7 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
   };
   try {
     if (args.length === 0) throw new GuardError('USAGE', 'check needs a command: agent-guard check -- "<command>"');
+    text = commandText(args, chosen.ok ? chosen.dialect : 'posix');
     const mode = parseMode(opts.mode);
     const cwd = path.resolve(ctx.cwd, opts.cwd ?? '.');
     if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError('BAD_CWD', `--cwd ${cwd} is not a directory`);
@@ -106,7 +121,7 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
     return opts.enforce ? exitForDecision(r.decision) : EXIT.OK;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (opts.enforce && smellsDestructive(text)) {
+    if (opts.enforce && smellsDestructiveIn(chosen.ok ? chosen.dialect : 'powershell', text || args.join(' '))) {
       // Fail closed: a line that may be destructive never gets through on an error.
       out({
         version: SCHEMA_VERSION,

@@ -69,7 +69,7 @@ export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandC
   }
   const mode = readMode(place, config.session);
   const command = quoteArgv(['rm', '-rf', '--', ...paths]);
-  const r = decide({ command, config, mode });
+  const r = decide({ command, config, mode, dialect: 'posix' });
   if (r.decision !== 'RELOCATE') {
     out({ decision: r.decision, code: r.code, explanation: r.explanation, paths }, `${r.decision} ${r.code}: ${r.explanation}`);
     // BLOCK: refused. Anything else (the quarantine's own content, nothing to do) is not a safe delete.

@@ -29,7 +29,6 @@ export type ReasonCode =
   | 'BLOCK_DIALECT_UNKNOWN'
   | 'BLOCK_DIALECT_INVALID'
   // added by agent-guard
-  | 'BLOCK_DIALECT_UNSUPPORTED'
   | 'BLOCK_INTERNAL_ERROR'
   | 'BLOCK_GUARD_TAMPERING';
 
@@ -125,12 +124,6 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
     decision: 'BLOCK',
     summary: 'The shell dialect selector is malformed.',
     remediation: 'Give exactly one dialect name: posix, cmd or powershell.',
-  },
-  BLOCK_DIALECT_UNSUPPORTED: {
-    decision: 'BLOCK',
-    summary: 'The dialect is recognised but this build cannot lex it yet, so the command cannot be classified.',
-    remediation: 'Run the command through a POSIX shell, or use --dialect posix if it is POSIX shell text.',
-    extension: true,
   },
   BLOCK_INTERNAL_ERROR: {
     decision: 'BLOCK',

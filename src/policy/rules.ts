@@ -162,7 +162,9 @@ export const RULES: readonly Rule[] = [
     code: 'RELOCATE_NARROW',
     when: (p, ctx) => {
       if (ctx.mode !== 'RESTRICTED' || p.op.kind !== 'fs-delete') return null;
-      const wide = first(deleted(p), (t) => t.type === 'dir' && !(p.op.program === 'rmdir' && t.emptyDir === true));
+      // rmdir (and cmd's rd without /s) removes only an empty directory: that is as narrow as a file.
+      const emptyOnly = (p.op.program === 'rmdir' || p.op.program === 'rd') && !p.op.recursive;
+      const wide = first(deleted(p), (t) => t.type === 'dir' && !(emptyOnly && t.emptyDir === true));
       return wide
         ? { code: 'BLOCK_RESTRICTED_MODE', detail: `${show(wide)} is a directory; RESTRICTED mode only quarantines named files` }
         : { detail: 'RESTRICTED mode: only named files, quarantined' };

@@ -129,6 +129,11 @@ function matchesArtifact(rel: string, patterns: readonly string[]): boolean {
 }
 
 export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly string[]): TargetFacts {
+  if (t.foreign !== undefined) {
+    // A Windows drive or UNC path (cmd/PowerShell dialects): no POSIX location, so never inside the
+    // workspace; a drive root is a protected root by identity (rule 2c), anything else is outside (rule 4).
+    return { ...t, physical: t.path, type: 'missing', insideWorkspace: false, isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, protectedRoot: t.foreign === 'drive-root' ? t.path : null, artifact: false };
+  }
   if (t.joined === null || t.path === null || t.glob) {
     return { ...t, physical: null, type: 'missing', insideWorkspace: t.glob && t.path !== null ? isWithin(t.path, ws.root) : false, isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, protectedRoot: null, artifact: false };
   }

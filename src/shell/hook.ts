@@ -15,6 +15,7 @@ import { decideLine, enforce } from '../enforce.js';
 import { EXIT } from '../exit-codes.js';
 import { explain } from '../engine.js';
 import type { ReasonCode } from '../policy/reasons.js';
+import type { UndeterminableReason } from '../classifier/types.js';
 
 export interface HookInput {
   shell: 'bash' | 'zsh';
@@ -34,6 +35,17 @@ const SHIMMED = new Set(['rm', 'rmdir', 'unlink', 'shred', 'git', 'find']);
 
 /** Refusals that the concrete argv settles: the shims decide these. */
 const CONCRETE = new Set<ReasonCode>(['BLOCK_UNDETERMINABLE_EFFECT', 'BLOCK_WILDCARD']);
+
+/** Why an effect is unknown where the concrete argv would not tell either (an option, a git clean
+ *  flag, a shape of the text): refused by the text check itself, not left to the shims. */
+const NOT_SETTLED_BY_ARGV = new Set<UndeterminableReason>(['unknown-option', 'git-clean-unsupported', 'reset-not-standalone', 'git-environment', 'opaque-syntax', 'depth-limit', 'unbalanced', 'foreign-verb', 'recursive-match']);
+
+/** Is a refusal one the shims will settle on the concrete argv? Rule 11a (`git clean -ff`, `-i`, `-e`)
+ *  refuses by flag, which no expansion changes. */
+function settledByArgv(o: OpResult): boolean {
+  if (!CONCRETE.has(o.code) || o.rule === '11a') return false;
+  return o.undeterminable === undefined || !NOT_SETTLED_BY_ARGV.has(o.undeterminable);
+}
 
 /** Line-level shapes: only the whole line shows them; no shim can. */
 const SHAPES = new Set<ReasonCode>(['COMPOUND_CWD_DELETE', 'COMPOUND_CREATE_DELETE']);
@@ -65,7 +77,7 @@ function say(ctx: HookContext, r: { decision: string; code: string; explanation:
  *  refusal with its decision, code and explanation. */
 export type TextVerdict = { action: 'run'; r: CheckResult | null; deferred: boolean } | { action: 'refuse'; decision: 'BLOCK' | 'ASK'; code: ReasonCode; explanation: string };
 
-export function checkText(input: { text: string; cwd: string; shims: boolean; dialect?: string }, env: Env, opts: { tamper: boolean }): TextVerdict {
+export function checkText(input: { text: string; cwd: string; shims: boolean; dialect?: unknown }, env: Env, opts: { tamper: boolean }): TextVerdict {
   if (opts.tamper && TAMPER.test(input.text)) {
     const code: ReasonCode = 'BLOCK_GUARD_TAMPERING';
     return { action: 'refuse', decision: 'BLOCK', code, explanation: explain(code, 'the line changes what agent-guard relies on (its traps, startup files or shim tag)') };
@@ -74,12 +86,14 @@ export function checkText(input: { text: string; cwd: string; shims: boolean; di
   const config = loadConfig(env, input.cwd);
   const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL', ...(input.dialect !== undefined ? { dialect: input.dialect } : {}) });
   if (r.decision === 'ALLOW') return { action: 'run', r, deferred: false };
-  if (input.shims && !SHAPES.has(r.code) && !BYPASS.test(input.text)) {
+  // Only POSIX text reaches the PATH shims as processes they see (a PowerShell cmdlet or a cmd builtin
+  // never does), so only POSIX text is deferred.
+  if (input.shims && r.dialect === 'posix' && !SHAPES.has(r.code) && !BYPASS.test(input.text)) {
     // Deferred: what the shims will decide on the concrete argv — a SAFE decision (they compensate
     // it), or what the text alone cannot know (a variable, a glob, a list fed by stdin). What the
     // text already shows to be refused (a protected path, a force push) is refused here, earlier.
     const pending = r.ops.filter((o) => o.decision !== 'ALLOW');
-    const deferrable = (o: OpResult): boolean => reachesShim(o) && (o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || CONCRETE.has(o.code));
+    const deferrable = (o: OpResult): boolean => reachesShim(o) && (o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || settledByArgv(o));
     if (pending.length > 0 && pending.every(deferrable)) return { action: 'run', r, deferred: true };
   }
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return { action: 'refuse', decision: r.decision, code: r.code, explanation: r.explanation };
@@ -89,7 +103,9 @@ export function checkText(input: { text: string; cwd: string; shims: boolean; di
 }
 
 export function hookShell(input: HookInput, ctx: HookContext): number {
-  const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims }, ctx.env, { tamper: true });
+  // The shells' own text: POSIX whatever AGENT_GUARD_DIALECT says (it selects the dialect of text a
+  // harness or `check` is given).
+  const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims, dialect: 'posix' }, ctx.env, { tamper: true });
   if (v.action === 'run') return EXIT.OK;
   return say(ctx, v, input.text);
 }

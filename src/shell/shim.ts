@@ -67,7 +67,7 @@ function decideArgv(argv: readonly string[], ctx: ShimContext, real: string): { 
   // the shim directories by gitRunner itself.
   const config = argv[0] === 'git' ? { ...base, gitBinary: real } : base;
   const text = quoteArgv(argv);
-  return { r: decideLine({ text, config, mode: 'NORMAL' }), text, config };
+  return { r: decideLine({ text, config, mode: 'NORMAL', dialect: 'posix' }), text, config };
 }
 
 /** The shim's entry: decide, compensate, and say what to exec. */

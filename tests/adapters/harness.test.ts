@@ -129,6 +129,42 @@ describeSandboxed('harness adapters: recorded payloads through `agent-guard hook
     });
   }
 
+  itSandboxed('the dialect comes from the payload (its own field, the tool arguments, the tool name), then AGENT_GUARD_DIALECT; a bad one is refused', () => {
+    const w = world('dialects');
+    const withField = (h: Harness, command: string, dialect: unknown, where: 'top' | 'args'): string => {
+      const p = JSON.parse(payload(h, command, w.ws));
+      if (where === 'top') p.dialect = dialect;
+      else if (h === 'copilot') p.toolArgs = JSON.stringify({ ...JSON.parse(p.toolArgs), dialect });
+      else p.tool_input.dialect = dialect;
+      return JSON.stringify(p);
+    };
+    const codeOf = (h: Harness, stdout: string): string | null => /(?:BLOCK|ASK) ([A-Z_]+):/.exec(verdict(h, stdout).reason)?.[1] ?? null;
+    for (const h of HARNESSES) {
+      const top = hook(h, withField(h, 'rd /s /q C:\\', 'cmd', 'top'), w);
+      expect([top.exitCode, codeOf(h, top.stdout)], `${h} top-level dialect`).toEqual([0, 'BLOCK_PROTECTED_ANCESTOR']);
+      const args = hook(h, withField(h, 'Remove-Item -Recurse C:\\', 'pwsh', 'args'), w);
+      expect([args.exitCode, codeOf(h, args.stdout)], `${h} dialect in the tool arguments`).toEqual([0, 'BLOCK_PROTECTED_ANCESTOR']);
+      for (const [bad, code] of [[['posix'], 'BLOCK_DIALECT_INVALID'], [null, 'BLOCK_DIALECT_INVALID'], ['posix:cmd', 'BLOCK_DIALECT_INVALID'], ['fish', 'BLOCK_DIALECT_UNKNOWN']] as const) {
+        const r = hook(h, withField(h, 'ls', bad, 'top'), w);
+        expect([r.exitCode, codeOf(h, r.stdout)], `${h} ${JSON.stringify(bad)}`).toEqual([0, code]);
+      }
+      // From the environment when the payload says nothing (not for a tool whose name says it).
+      const env = hook(h, payload(h, 'rd /s /q C:\\', w.ws), w, { env: { AGENT_GUARD_DIALECT: 'cmd' } });
+      expect(codeOf(h, env.stdout), `${h} AGENT_GUARD_DIALECT`).toBe(h === 'claude' || h === 'copilot' ? 'BLOCK_UNDETERMINABLE_EFFECT' : 'BLOCK_PROTECTED_ANCESTOR');
+    }
+    // The tool name: Claude Code's PowerShell tool, Copilot's powershell tool. A SAFE decision is
+    // compensated here and not left to the POSIX shims, which never see a cmdlet.
+    const shimDir = path.join(w.home, 'shims');
+    fs.mkdirSync(shimDir, { recursive: true });
+    fs.writeFileSync(path.join(shimDir, '.agent-guard-shims'), '');
+    const shims = { AGENT_GUARD_SHIMS: shimDir, PATH: `${shimDir}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin` };
+    const ps = hook('claude', payload('claude', 'Remove-Item -Recurse -Force build', w.ws, 'PowerShell'), w, { env: shims });
+    expect([ps.exitCode, ps.stdout], ps.stderr).toEqual([0, '']);
+    expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(false);
+    const cp = hook('copilot', payload('copilot', 'Remove-Item -Recurse C:\\', w.ws, 'powershell'), w);
+    expect(codeOf('copilot', cp.stdout)).toBe('BLOCK_PROTECTED_ANCESTOR');
+  }, 180_000);
+
   itSandboxed('the registered hook command refuses when agent-guard cannot run at all (missing, failing, killed)', () => {
     const w = world('fallback');
     const dir = path.join(w.home, 'broken');

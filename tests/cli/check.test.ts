@@ -81,8 +81,8 @@ describe('dialects', () => {
     [['--dialect', ''], {}, 'BLOCK_DIALECT_INVALID'],
     [[], { AGENT_GUARD_DIALECT: 'fish' }, 'BLOCK_DIALECT_UNKNOWN'],
     [[], { AGENT_GUARD_DIALECT: 'bash zsh' }, 'BLOCK_DIALECT_INVALID'],
-    [['--dialect', 'cmd'], {}, 'BLOCK_DIALECT_UNSUPPORTED'],
-    [['--dialect', 'powershell'], {}, 'BLOCK_DIALECT_UNSUPPORTED'],
+    [['--dialect', 'cmd;posix'], {}, 'BLOCK_DIALECT_INVALID'],
+    [[], { AGENT_GUARD_DIALECT: 'posix:cmd' }, 'BLOCK_DIALECT_INVALID'],
     [['--dialect', 'fish'], { AGENT_GUARD_DIALECT: 'posix' }, 'BLOCK_DIALECT_UNKNOWN'],
   ])('%j with %j -> %s, never a silent POSIX fallback', (flags, env, code) => {
     const r = run(['check', '--enforce', '--json', ...(flags as string[]), '--', 'ls'], env as Record<string, string>);

@@ -18,6 +18,15 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/** A non-negative integer from the environment (decimal or 0x-hex), or the fallback when unset. */
+export function envInt(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (v === undefined || v.trim() === '') return fallback;
+  const n = v.trim().toLowerCase().startsWith('0x') ? parseInt(v.trim(), 16) : parseInt(v.trim(), 10);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}=${v} is not a non-negative integer`);
+  return n;
+}
+
 export class Rng {
   private readonly f: () => number;
   constructor(readonly seed: number) {
