@@ -8,8 +8,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyDialect } from '../src/classifier/index.js';
-import { decide, SCHEMA_VERSION, type CheckResult } from '../src/engine.js';
-import { REASONS, REASON_CODES, type Decision } from '../src/policy/reasons.js';
+import { decide, type CheckResult } from '../src/engine.js';
+import { RANK, validate } from './helpers/fuzz-check.js';
 import type { GitRunner } from '../src/probe/git.js';
 import type { Config } from '../src/config.js';
 import type { Dialect } from '../src/dialect.js';
@@ -20,9 +20,6 @@ const SEED = envInt('FUZZ_SEED', 0x5eed_ca11) >>> 0;
 const COUNT = envInt('FUZZ_DIALECT_COUNT', 2_000);
 const LABEL = `seed=0x${SEED.toString(16)}`;
 const TIMEOUT = 120_000;
-const DECISIONS: readonly Decision[] = ['ALLOW', 'RELOCATE', 'SNAPSHOT', 'ASK', 'BLOCK'];
-const RANK: Record<Decision, number> = { ALLOW: 0, RELOCATE: 1, SNAPSHOT: 2, ASK: 3, BLOCK: 4 };
-const CODES = new Set<string>(REASON_CODES);
 const stubGit: GitRunner = { run: () => ({ ok: false, status: 128, stdout: Buffer.alloc(0), stderr: 'stub' }) };
 
 let fx: Fixture;
@@ -102,19 +99,11 @@ function pathological(d: 'cmd' | 'powershell'): string[] {
 // ---------------------------------------------------------------------------------------------
 // The validity property
 
-function validate(r: CheckResult, dialect: Dialect): string | null {
-  if (r.version !== SCHEMA_VERSION) return `invalid: version ${String(r.version)}`;
-  if (r.dialect !== dialect) return `invalid: dialect ${String(r.dialect)}`;
-  if (!DECISIONS.includes(r.decision) || !CODES.has(r.code)) return `invalid: ${r.decision} ${r.code}`;
-  if (REASONS[r.code].decision !== r.decision) return `invalid: ${r.code} is not ${r.decision}`;
-  if (r.code === 'BLOCK_INTERNAL_ERROR') return `internal-error: ${r.error ?? ''}`.slice(0, 200);
-  if (r.ops.length === 0) return r.code === 'ALLOW_NOOP' ? null : `invalid: no ops but ${r.code}`;
-  const max = Math.max(...r.ops.map((o) => RANK[o.decision]));
-  if (RANK[r.decision] !== max) return 'invalid: the line is not its most restrictive op';
-  for (const o of r.ops) if (!CODES.has(o.code) || REASONS[o.code].decision !== o.decision) return `invalid: op ${o.code}/${o.decision}`;
-  const json = JSON.stringify(r);
-  if (JSON.stringify(JSON.parse(json)) !== json) return 'invalid: JSON does not round-trip';
-  return null;
+/** The first problem with a result (the shared validity property), or null. */
+function problemOf(r: CheckResult, dialect: Dialect): string | null {
+  const problems: string[] = [];
+  validate(r, problems, dialect);
+  return problems[0] ?? null;
 }
 
 function decideIn(dialect: Dialect, command: string, c: Config = config): CheckResult {
@@ -132,7 +121,7 @@ function valid(dialect: Dialect, input: string, direct: boolean): string | null 
     }
   }
   try {
-    return validate(decideIn(dialect, input, input.length % 3 === 0 ? srcConfig : config), dialect);
+    return problemOf(decideIn(dialect, input, input.length % 3 === 0 ? srcConfig : config), dialect);
   } catch (e) {
     return `decide-threw: ${e instanceof Error ? e.message : String(e)}`.slice(0, 200);
   }

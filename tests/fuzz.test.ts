@@ -16,8 +16,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { classify } from '../src/classifier/index.js';
-import { decide, SCHEMA_VERSION, type CheckResult } from '../src/engine.js';
-import { REASONS, REASON_CODES, type Decision } from '../src/policy/reasons.js';
+import { decide, type CheckResult } from '../src/engine.js';
+import type { Decision } from '../src/policy/reasons.js';
+import { DECISIONS, errText, validate } from './helpers/fuzz-check.js';
 import type { GitRunner } from '../src/probe/git.js';
 import type { Config } from '../src/config.js';
 import type { Mode } from '../src/policy/rules.js';
@@ -50,9 +51,6 @@ const n = (k: keyof typeof SHARE): number => Math.max(1, Math.round(COUNT * SHAR
 const SHOW = 8;
 const TIMEOUT = 120_000;
 
-const DECISIONS: readonly Decision[] = ['ALLOW', 'RELOCATE', 'SNAPSHOT', 'ASK', 'BLOCK'];
-const RANK: Record<Decision, number> = { ALLOW: 0, RELOCATE: 1, SNAPSHOT: 2, ASK: 3, BLOCK: 4 };
-const CODES = new Set<string>(REASON_CODES);
 
 const stubGit: GitRunner = {
   run: () => ({ ok: false, status: 128, stdout: Buffer.alloc(0), stderr: 'stub' }),
@@ -99,70 +97,6 @@ interface Run {
   problems: string[];
 }
 
-function errText(e: unknown): string {
-  return e instanceof Error ? `${e.name}: ${e.message}`.slice(0, 200) : String(e).slice(0, 200);
-}
-
-function validate(r: CheckResult, problems: string[]): void {
-  const bad = (s: string): void => {
-    problems.push(`invalid: ${s}`);
-  };
-  if (r.version !== SCHEMA_VERSION) bad(`version ${String(r.version)}`);
-  if (r.dialect !== 'posix') bad(`dialect ${String(r.dialect)}`);
-  if (!Array.isArray(r.warnings) || !Array.isArray(r.compensations)) bad('warnings or compensations is not an array');
-  if (!DECISIONS.includes(r.decision)) bad(`decision ${String(r.decision)}`);
-  if (!CODES.has(r.code)) bad(`code ${String(r.code)}`);
-  else if (REASONS[r.code].decision !== r.decision) bad(`line ${r.code} is ${REASONS[r.code].decision}, decision says ${r.decision}`);
-  if (typeof r.explanation !== 'string' || r.explanation.trim() === '') bad('empty explanation');
-  if (!Array.isArray(r.ops)) {
-    bad('ops is not an array');
-    return;
-  }
-  r.ops.forEach((op, i) => {
-    if (!DECISIONS.includes(op.decision)) bad(`op ${i} decision ${String(op.decision)}`);
-    if (!CODES.has(op.code)) bad(`op ${i} code ${String(op.code)}`);
-    else if (REASONS[op.code].decision !== op.decision) bad(`op ${i} ${op.code} is ${REASONS[op.code].decision}, op says ${op.decision}`);
-    if (typeof op.rule !== 'string' || op.rule === '') bad(`op ${i} has no rule`);
-    if (typeof op.program !== 'string') bad(`op ${i} has no program`);
-  });
-  if (r.code === 'BLOCK_INTERNAL_ERROR') {
-    problems.push(`internal-error: ${r.error ?? r.explanation}`.slice(0, 200));
-  } else if (r.ops.length === 0) {
-    if (r.code !== 'ALLOW_NOOP') bad(`no ops but ${r.code}`);
-    if (r.decidingOp !== null) bad('no ops but a deciding op');
-  } else {
-    const max = r.ops.reduce((m, o) => Math.max(m, RANK[o.decision] ?? -1), -1);
-    if (RANK[r.decision] !== max) bad(`line ${r.decision} is not the most restrictive op decision (${DECISIONS[max]})`);
-    const d = r.decidingOp;
-    if (d === null || !Number.isInteger(d) || d < 0 || d >= r.ops.length) bad(`decidingOp ${String(d)}`);
-    else if (r.ops[d]!.decision !== r.decision || r.ops[d]!.code !== r.code) bad('the deciding op does not carry the line decision');
-  }
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(r);
-  } catch (e) {
-    bad(`JSON.stringify threw ${errText(e)}`);
-  }
-  if (json !== undefined) {
-    const back = JSON.parse(json) as unknown;
-    if (JSON.stringify(back) !== json) bad('JSON does not round-trip');
-    // A value JSON cannot hold (undefined in an array, NaN, a function, a Buffer) changes on the trip.
-    if (!sameJson(back, r)) bad('JSON round trip changes the result');
-  }
-}
-
-/** Deep equality of a parsed JSON value with the original (undefined object properties ignored). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof b === 'number') return Number.isFinite(b) ? a === b : a === null;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(b)) return Array.isArray(a) && a.length === b.length && b.every((x, i) => sameJson(a[i], x));
-  if (Buffer.isBuffer(b)) return false;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const keys = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return keys.length === Object.keys(ao).length && keys.every((k) => sameJson(ao[k], bo[k]));
-}
 
 /** Lines decided, over the whole file. */
 let decided = 0;

@@ -19,8 +19,9 @@
 import type { Env } from '../config.js';
 import { checkText, type TextVerdict } from '../shell/hook.js';
 
-export const HARNESSES = ['claude', 'codex', 'gemini', 'copilot'] as const;
-export type Harness = (typeof HARNESSES)[number];
+import { copilotDeny, HARNESSES, type Harness } from './answers.js';
+
+export { HARNESSES, type Harness };
 
 export interface HookAnswer {
   stdout: string;
@@ -101,9 +102,7 @@ function answerRefusal(h: Harness, v: Extract<TextVerdict, { action: 'refuse' }>
     return { stdout: JSON.stringify(out) + '\n', stderr: '', exitCode: 0 };
   }
   if (h === 'gemini') return { stdout: JSON.stringify({ decision: 'deny', reason }) + '\n', stderr: '', exitCode: 0 };
-  // Copilot: the top-level shape, and the Claude-style one newer releases read (D4).
-  const out = { permissionDecision: 'deny', permissionDecisionReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
-  return { stdout: JSON.stringify(out) + '\n', stderr: '', exitCode: 0 };
+  return { stdout: JSON.stringify(copilotDeny(reason)) + '\n', stderr: '', exitCode: 0 };
 }
 
 /** A refusal when nothing could be checked. Claude, Codex and Gemini block on exit 2 with the reason on
@@ -112,9 +111,7 @@ function answerRefusal(h: Harness, v: Extract<TextVerdict, { action: 'refuse' }>
 export function refuseInput(h: Harness, why: string): HookAnswer {
   const stderr = `agent-guard: refused: ${why}; nothing was checked, so the command must not run\n`;
   if (h !== 'copilot') return { stdout: '', stderr, exitCode: 2 };
-  const reason = stderr.trim();
-  const out = { permissionDecision: 'deny', permissionDecisionReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
-  return { stdout: JSON.stringify(out) + '\n', stderr, exitCode: 0 };
+  return { stdout: JSON.stringify(copilotDeny(stderr.trim())) + '\n', stderr, exitCode: 0 };
 }
 
 /** The whole adapter: payload text in, the harness's answer out. Never throws: an error is a

@@ -21,7 +21,9 @@ import {
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
-export type Harness = 'claude' | 'codex' | 'gemini' | 'copilot';
+import { copilotDeny, HARNESSES, type Harness } from './answers.js';
+
+export { HARNESSES, type Harness };
 export type Scope = 'user' | 'project';
 export interface InstallContext {
   home: string;
@@ -35,7 +37,6 @@ export interface InstallResult {
   backup: string | null;
 }
 
-export const HARNESSES: readonly Harness[] = ['claude', 'codex', 'gemini', 'copilot'];
 export const BACKUP_SUFFIX = '.agent-guard.bak';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -110,7 +111,7 @@ export function fallbackOf(h: Harness): string {
   // Copilot: the hook answers every refusal with a deny on stdout and status 0, so any other status
   // means it did not answer.
   const reason = 'agent-guard: the hook could not run, so nothing was checked: refused';
-  const deny = JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: reason, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+  const deny = JSON.stringify(copilotDeny(reason));
   return ` || { s=$?; echo "${why}" >&2; echo '${deny}'; exit 0; }`;
 }
 

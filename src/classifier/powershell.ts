@@ -544,11 +544,11 @@ class Lexer {
         continue;
       }
       if (SQUOTES.includes(c!)) {
-        this.single(w);
+        this.quoted(w, false, nest);
         continue;
       }
       if (DQUOTES.includes(c!)) {
-        this.double(w, nest);
+        this.quoted(w, true, nest);
         continue;
       }
       if (c === '$') {
@@ -568,8 +568,11 @@ class Lexer {
     return done();
   }
 
-  single(w: PWord): void {
+  /** A quoted string (this.i at its opening quote). Both kinds end at their own quote, where a doubled
+   *  quote is one literal quote; only a double-quoted (expandable) string reads backtick escapes and `$`. */
+  quoted(w: PWord, expandable: boolean, nest: number): void {
     const src = this.src;
+    const quotes = expandable ? DQUOTES : SQUOTES;
     w.quoted = true;
     this.i++;
     for (;;) {
@@ -578,44 +581,20 @@ class Lexer {
         this.unbalanced = true;
         return;
       }
-      if (SQUOTES.includes(c)) {
-        if (src[this.i + 1] !== undefined && SQUOTES.includes(src[this.i + 1]!)) {
-          w.value += "'";
+      if (quotes.includes(c)) {
+        if (src[this.i + 1] !== undefined && quotes.includes(src[this.i + 1]!)) {
+          w.value += expandable ? '"' : "'";
           this.i += 2;
           continue;
         }
         this.i++;
         return;
       }
-      w.value += c;
-      this.i++;
-    }
-  }
-
-  double(w: PWord, nest: number): void {
-    const src = this.src;
-    w.quoted = true;
-    this.i++;
-    for (;;) {
-      const c = src[this.i];
-      if (c === undefined) {
-        this.unbalanced = true;
-        return;
-      }
-      if (DQUOTES.includes(c)) {
-        if (src[this.i + 1] !== undefined && DQUOTES.includes(src[this.i + 1]!)) {
-          w.value += '"';
-          this.i += 2;
-          continue;
-        }
-        this.i++;
-        return;
-      }
-      if (c === '`') {
+      if (expandable && c === '`') {
         this.escape(w);
         continue;
       }
-      if (c === '$') {
+      if (expandable && c === '$') {
         this.dollar(w, nest);
         continue;
       }

@@ -126,34 +126,20 @@ function realChecks(env: Env): Check[] {
   });
 }
 
+/** A shell hook is loaded through one variable (BASH_ENV, ZDOTDIR) that must name our file. */
+function hookVarCheck(id: string, name: string, value: string, ours: string, unset: string, fix: string): { check: Check; ours: boolean } {
+  const isOurs = value !== '' && sameFile(value, ours);
+  if (isOurs) return { check: check(id, 'ok', `${name}=${value}`), ours: true };
+  return { check: check(id, 'warn', value === '' ? `${name} is not set: ${unset}` : `${name}=${value} is not ${ours}`, fix), ours: false };
+}
+
 function hookChecks(layout: Layout, env: Env): Check[] {
   const out: Check[] = [];
-  const bashEnv = env.BASH_ENV ?? '';
-  const bashOurs = bashEnv !== '' && sameFile(bashEnv, layout.guardBash);
-  out.push(
-    bashOurs
-      ? check('hook.bash-env', 'ok', `BASH_ENV=${bashEnv}`)
-      : check(
-          'hook.bash-env',
-          'warn',
-          bashEnv === '' ? 'BASH_ENV is not set: bash -c and bash scripts run without the bash hook (the shims still apply)' : `BASH_ENV=${bashEnv} is not ${layout.guardBash}`,
-          `eval "$(agent-guard shell-init bash)" in your rc file, or start the agent with 'agent-guard run -- <command>'`,
-        ),
-  );
-  const zdotdir = env.ZDOTDIR ?? '';
-  const zshOurs = zdotdir !== '' && sameFile(zdotdir, layout.zdotdir);
-  out.push(
-    zshOurs
-      ? check('hook.zdotdir', 'ok', `ZDOTDIR=${zdotdir}`)
-      : check(
-          'hook.zdotdir',
-          'warn',
-          zdotdir === '' ? 'ZDOTDIR is not set: zsh runs without the zsh hook (the shims still apply)' : `ZDOTDIR=${zdotdir} is not ${layout.zdotdir}`,
-          `eval "$(agent-guard shell-init zsh)" in your .zshrc (or bash), or start the agent with 'agent-guard run -- <command>'`,
-        ),
-  );
+  const bash = hookVarCheck('hook.bash-env', 'BASH_ENV', env.BASH_ENV ?? '', layout.guardBash, 'bash -c and bash scripts run without the bash hook (the shims still apply)', `eval "$(agent-guard shell-init bash)" in your rc file, or start the agent with 'agent-guard run -- <command>'`);
+  const zsh = hookVarCheck('hook.zdotdir', 'ZDOTDIR', env.ZDOTDIR ?? '', layout.zdotdir, 'zsh runs without the zsh hook (the shims still apply)', `eval "$(agent-guard shell-init zsh)" in your .zshrc (or bash), or start the agent with 'agent-guard run -- <command>'`);
+  out.push(bash.check, zsh.check);
   // The hooks call "$AGENT_GUARD_NODE" "$AGENT_GUARD_BUNDLE": broken values make them refuse.
-  if (bashOurs || zshOurs) {
+  if (bash.ours || zsh.ours) {
     const problems: string[] = [];
     const nodeVar = env.AGENT_GUARD_NODE ?? '';
     let nodeOk = false;
