@@ -69,7 +69,8 @@ export interface DecideInput {
   command: string;
   config: Config;
   mode?: Mode;
-  /** The --dialect flag (AGENT_GUARD_DIALECT comes from config). */
+  /** The dialect selector as given: the --dialect flag or a harness payload's field, any JSON value
+   *  (AGENT_GUARD_DIALECT comes from config). */
   dialect?: unknown;
   git?: GitRunner;
 }

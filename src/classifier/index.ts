@@ -479,8 +479,9 @@ export function classifyDialect(dialect: Dialect, text: string, opts: ClassifyOp
 }
 
 /** The destructive smell for a dialect's text: the shared one, widened with the Windows dialects'
- *  vocabulary (another dialect's verb in the text smells too). Used where the text could not be read. */
-export function smellsDestructiveIn(dialect: Dialect, text: string): boolean {
+ *  vocabulary (another dialect's verb in the text smells too). Used where the text could not be read.
+ *  `null` (no usable dialect): the widest. */
+export function smellsDestructiveIn(dialect: Dialect | null, text: string): boolean {
   if (dialect === 'posix') return smellsDestructive(text);
   return smellsDestructivePowerShell(text);
 }

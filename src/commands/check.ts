@@ -121,7 +121,7 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
     return opts.enforce ? exitForDecision(r.decision) : EXIT.OK;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (opts.enforce && smellsDestructiveIn(chosen.ok ? chosen.dialect : 'powershell', text || args.join(' '))) {
+    if (opts.enforce && smellsDestructiveIn(chosen.ok ? chosen.dialect : null, text || args.join(' '))) {
       // Fail closed: a line that may be destructive never gets through on an error.
       out({
         version: SCHEMA_VERSION,

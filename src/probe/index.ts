@@ -128,14 +128,19 @@ function matchesArtifact(rel: string, patterns: readonly string[]): boolean {
   );
 }
 
+/** Facts for a target that names no entry to look at on this host. */
+function unplaced(t: TargetSpec, facts: Pick<TargetFacts, 'physical' | 'insideWorkspace' | 'protectedRoot'>): TargetFacts {
+  return { ...t, ...facts, type: 'missing', isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, artifact: false };
+}
+
 export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly string[]): TargetFacts {
   if (t.foreign !== undefined) {
     // A Windows drive or UNC path (cmd/PowerShell dialects): no POSIX location, so never inside the
     // workspace; a drive root is a protected root by identity (rule 2c), anything else is outside (rule 4).
-    return { ...t, physical: t.path, type: 'missing', insideWorkspace: false, isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, protectedRoot: t.foreign === 'drive-root' ? t.path : null, artifact: false };
+    return unplaced(t, { physical: t.path, insideWorkspace: false, protectedRoot: t.foreign === 'drive-root' ? t.path : null });
   }
   if (t.joined === null || t.path === null || t.glob) {
-    return { ...t, physical: null, type: 'missing', insideWorkspace: t.glob && t.path !== null ? isWithin(t.path, ws.root) : false, isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, protectedRoot: null, artifact: false };
+    return unplaced(t, { physical: null, insideWorkspace: t.glob && t.path !== null ? isWithin(t.path, ws.root) : false, protectedRoot: null });
   }
   const physical = physicalOf(t.joined, t.followsLink);
   const lexical = t.path;
