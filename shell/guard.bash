@@ -81,7 +81,7 @@ __agent_guard_words='@(rm|rmdir|unlink|shred|srm|wipe|trash|git|find|xargs|paral
 # extglob`. A bash that does not gets the catch-all pattern: every text goes to the checker.
 if ! [[ 'rm' == $__agent_guard_words ]]; then __agent_guard_words='*'; fi
 
-__agent_guard_risky() {
+__agent_guard_prefilter() {
   case $1 in
     *'$('[!\(]* | *'`'* | *'<('* | *'>('*) \builtin return 0 ;;
     *[\;\&\|$'\n']*) ;;
@@ -158,6 +158,79 @@ __agent_guard_risky() {
   \builtin return 1
 }
 
+# THE BYPASS FILTER, used instead of the prefilter while the PATH shims are active: every program
+# reached through a PATH lookup is then the shims' business (they see its expanded argv, its cwd
+# and the disk at that moment), so the hook only looks at one simple command at a time for what
+# takes a command past them or turns the guard off. Returns 0 when $1 has:
+# - a guarded program named by a path, anywhere (`/bin/rm`, `sh -c '/usr/bin/git clean -fdx'`,
+#   `xargs /bin/rm`, an alias that expands to one);
+# - a word that resolves programs past PATH or runs them as another user (`sudo`, `doas`, `su`,
+#   `runuser`, `pkexec`, `busybox`, `toybox`, `command -p`, `env` with an option, `hash -p`), a
+#   `PATH=` assignment that does not start with `$PATH` (an append keeps the shims first), or
+#   `unset … PATH`;
+# - a builtin loader (`enable`, `zmodload`) or the guard's own machinery (the checker decides
+#   whether it is tampering).
+# A leading `$name` / `${name}` program word is resolved from the shell's variables (no side
+# effect) by __agent_guard_varprog. Nothing else starts a process: loop headers, `$(…)`,
+# assignments, pipelines of unguarded programs, `eval`, `bash -c` (the inner commands come through
+# this trap again, or reach the shims).
+__agent_guard_bypass='@(*/@(rm|rmdir|unlink|shred|git|find|xargs|parallel|srm|wipe)?([!A-Za-z0-9_.+-]*)'\
+'|?(*[[:space:];&|(){}!`"'\''])@(sudo|doas|su|runuser|pkexec|busybox|toybox|enable|zmodload)?([[:space:];&|)}`"'\'']*)'\
+'|?(*[[:space:];&|(){}!`"'\''])@(command|hash)+([[:space:]])-*([A-Za-z])p*'\
+'|?(*[[:space:];&|(){}!`"'\''])env+([[:space:]])-*'\
+'|?(*[[:space:];&|(){}!`"'\''])PATH=!(?(\")\$?({)PATH*)|*unset*PATH*'\
+'|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
+'|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*)'
+# A bash that does not apply extended globs in [[ == ]] sends every text (bash 5 does).
+if ! [[ '/bin/rm x' == $__agent_guard_bypass && 'x; sudo rm' == $__agent_guard_bypass ]] ||
+  [[ 'rm -rf x' == $__agent_guard_bypass || 'command -v git' == $__agent_guard_bypass ]]; then
+  __agent_guard_bypass='*'
+fi
+
+# $1 starts with a variable as its program (`$x -rf y`, `"${RM}" y`): sets __agent_guard_t to the
+# text with that variable's value in its place and returns 0 when that value holds a `/` (a program named by a path, which the
+# shims do not see), so that the checker sees what will run; nothing when a PATH lookup
+# decides it (returns 1). Positional parameters (`"$@"` in a wrapper function) are not resolved (the trap
+# function has its own): docs/limitations.md.
+__agent_guard_varprog() {
+  # (the locals carry the guard's prefix: ${!name} must not find one of them instead of the user's)
+  \builtin local __agent_guard_vs="$1" __agent_guard_vn __agent_guard_vr __agent_guard_vq=
+  case $__agent_guard_vs in
+    '"${'*) __agent_guard_vq='}"' __agent_guard_vs=${__agent_guard_vs:3} ;;
+    '"$'*) __agent_guard_vq='"' __agent_guard_vs=${__agent_guard_vs:2} ;;
+    '${'*) __agent_guard_vq='}' __agent_guard_vs=${__agent_guard_vs:2} ;;
+    '$'*) __agent_guard_vs=${__agent_guard_vs:1} ;;
+    *) \builtin return 1 ;;
+  esac
+  __agent_guard_vn=${__agent_guard_vs%%[!A-Za-z0-9_]*}
+  __agent_guard_vr=${__agent_guard_vs:${#__agent_guard_vn}}
+  [[ $__agent_guard_vn == [A-Za-z_]* && $__agent_guard_vr == "$__agent_guard_vq"* ]] || \builtin return 1
+  __agent_guard_vr=${__agent_guard_vr:${#__agent_guard_vq}} __agent_guard_vs=${!__agent_guard_vn-}
+  [[ $__agent_guard_vs == */* ]] || \builtin return 1
+  if [[ $__agent_guard_vq == *'"' ]]; then
+    \builtin printf -v __agent_guard_t '%q%s' "$__agent_guard_vs" "$__agent_guard_vr"
+  else
+    __agent_guard_t=$__agent_guard_vs$__agent_guard_vr
+  fi
+}
+
+# Sets __agent_guard_t to the text the checker must see and returns 0; returns 1 when $1 needs no
+# check. With the shims active, the bypass filter; otherwise the prefilter.
+__agent_guard_risky() {
+  __agent_guard_t=$1
+  if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":*) ]]; then
+    if [[ $1 == $__agent_guard_bypass ]]; then
+      # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH it
+      # was started with) takes nothing past the shims.
+      [[ $1 == ?(export )PATH=?([\"\'])"$AGENT_GUARD_SHIMS"?(:*([!\;\&\|\`\$\(\)]))?([\"\']) ]] || \builtin return 0
+      \builtin return 1
+    fi
+    __agent_guard_varprog "$1"
+    \builtin return
+  fi
+  __agent_guard_prefilter "$1"
+}
+
 # The programs the PATH shims cover. With the shim dir first on PATH, a single simple command
 # that starts with one of them is left to the shim, which sees the expanded argv.
 __agent_guard_shims_active() {
@@ -225,7 +298,7 @@ __agent_guard_run() {
 # A non-interactive refusal exits the shell with 126 from here.
 __agent_guard_verdict() {
   __agent_guard_risky "$1" || \builtin return 0
-  __agent_guard_decide "$@"
+  __agent_guard_decide "$__agent_guard_t" "$2"
 }
 
 # The same for a text that passed the prefilter.
@@ -273,12 +346,12 @@ __agent_guard_debug() {
   # The common case, kept short: one command, nothing pending, no xtrace.
   if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && $- != *x* ]]; then
     __agent_guard_risky "$BASH_COMMAND" || \builtin return 0
-    __agent_guard_decide "$BASH_COMMAND" 2
+    __agent_guard_decide "$__agent_guard_t" 2
     \builtin return
   fi
-  \builtin local fd=2
+  \builtin local __agent_guard_fd=2
   if [[ -n ${__agent_guard_quiet-} ]]; then
-    fd=9
+    __agent_guard_fd=9
     [[ $- == *x* ]] || __agent_guard_settrap ''
   fi
   if [[ $- == *x* ]]; then
@@ -290,11 +363,16 @@ __agent_guard_debug() {
     1) \builtin return 0 ;; # at the prompt: PROMPT_COMMAND, PS1 expansion, completion
     2) # the first command of a new interactive line
       __agent_guard_phase=0 __agent_guard_refused=
-      __agent_guard_line "$fd" || \builtin return 1
+      # (with the shims active every command is checked on its own, below: the shims decide what
+      # a whole line's shape used to be guessed from, on the concrete argv and cwd)
+      __agent_guard_shims_active || __agent_guard_line "$__agent_guard_fd" || \builtin return 1
       ;;
     3) # the first command of `bash -c STRING`: the whole string once
-      __agent_guard_phase=0 __agent_guard_same=${BASH_EXECUTION_STRING-}
-      __agent_guard_verdict "$__agent_guard_same" "$fd"
+      __agent_guard_phase=0
+      if ! __agent_guard_shims_active; then
+        __agent_guard_same=${BASH_EXECUTION_STRING-}
+        __agent_guard_verdict "$__agent_guard_same" "$__agent_guard_fd"
+      fi
       ;;
   esac
   if [[ -n ${__agent_guard_same-} ]]; then
@@ -304,7 +382,7 @@ __agent_guard_debug() {
     fi
     __agent_guard_same=
   fi
-  __agent_guard_verdict "$BASH_COMMAND" "$fd"
+  __agent_guard_verdict "$BASH_COMMAND" "$__agent_guard_fd"
 }
 
 # Installs the DEBUG trap; $1 non-empty = the xtrace form, which runs the hook with stderr on

@@ -37,6 +37,19 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
   # test) every token that means more than one simple command.
   __agent_guard_seps='(;|;;|;&|;\||&&|\|\||\||\|&|&|&\||&!|\(|{|\(\))'
   __agent_guard_multi='(;|;;|;&|;\||&&|\|\||\||\|&|&|&\||&!|\(|\)|{|}|\(\))'
+  # THE BYPASS FILTER, used instead of the prefilter while the PATH shims are active (the same
+  # rules as shell/guard.bash, docs/shell-hooks.md): a guarded program named by a path anywhere; a
+  # word that resolves programs past PATH or runs them as another user; a PATH (or zsh's `path`)
+  # assignment; a builtin loader; the guard's own machinery. Everything reached through a PATH
+  # lookup is the shims' business.
+  __agent_guard_bypass='(*/(rm|rmdir|unlink|shred|git|find|xargs|parallel|srm|wipe)(|[^A-Za-z0-9_.+-]*)'\
+'|(|*[[:space:];&|(){}!`"'\''])(sudo|doas|su|runuser|pkexec|busybox|toybox|enable|zmodload|zf_rm|zf_rmdir)(|[[:space:];&|)}`"'\'']*)'\
+'|(|*[[:space:];&|(){}!`"'\''])(command|hash)[[:space:]]##-[A-Za-z]#p*'\
+'|(|*[[:space:];&|(){}!`"'\''])env[[:space:]]##-*'\
+'|((|*[[:space:];&|(){}!`"'\''])PATH=*~(|*[[:space:];&|(){}!`"'\''])PATH=(|[\"])[$](|[{])PATH*)|(|*[[:space:];&|(){}!`"'\''])path=*|*unset*(PATH|path)*'\
+'|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
+'|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*)'
+
   # This file and the wrapper's files live here; their own code is never checked.
   __agent_guard_dir=${${(%):-%x}:h}
 
@@ -69,6 +82,24 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
     \builtin return 1
   }
 
+  # $ZSH_DEBUG_CMD starts with a variable as its program (`$x -rf y`, `"${RM}" y`): sets
+  # __agent_guard_vt to the text with the variable's value in its place when that value holds a `/`
+  # (a program named by a path, which the shims do not see). Its locals have the guard's prefix, so
+  # that no user variable is hidden by one of them.
+  __agent_guard_varprog() {
+    \builtin emulate -L zsh
+    \builtin setopt extendedglob
+    \builtin local __agent_guard_vs=${ZSH_DEBUG_CMD#\"} __agent_guard_vn
+    __agent_guard_vs=${__agent_guard_vs#\$}
+    __agent_guard_vs=${__agent_guard_vs#\{}
+    __agent_guard_vn=${__agent_guard_vs%%[^A-Za-z0-9_]*}
+    [[ $__agent_guard_vn == [A-Za-z_]* && ${(P)__agent_guard_vn-} == */* ]] || \builtin return 0
+    __agent_guard_vs=${__agent_guard_vs#$__agent_guard_vn}
+    __agent_guard_vs=${__agent_guard_vs#\}}
+    __agent_guard_vs=${__agent_guard_vs#\"}
+    __agent_guard_vt="${(q)${(P)__agent_guard_vn}}$__agent_guard_vs"
+  }
+
   # The decision on a text $1 that passed the prefilter: 0 = run it, 1 = refused in an interactive
   # shell (the trap then abandons the line). A non-interactive refusal exits the shell with 126.
   __agent_guard_decide() {
@@ -97,6 +128,10 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
   # every function call costs a zsh trap tens of microseconds. Returns 0 to run the command (then
   # a TRAPDEBUG the user had runs too), 1 to abandon the line (interactive refusal).
   __agent_guard_trapdebug() {
+    # A leading `$name` program word, resolved before any local of this function can hide a
+    # variable of the same name.
+    __agent_guard_vt=
+    [[ $ZSH_DEBUG_CMD == (\$|\"\$)* ]] && __agent_guard_varprog
     \builtin integer check=1
     # The guard's own code (this file, the wrapper's files, our functions) is never checked, and
     # a user's trap does not see it either.
@@ -121,6 +156,16 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
       \builtin setopt extendedglob
       \builtin local c=$ZSH_DEBUG_CMD w n
       \builtin integer p=1 risky=0
+      if __agent_guard_shims_active; then
+        # One sublist at a time, bypasses only; a leading `$name` program word is resolved.
+        if [[ $c == ${~__agent_guard_bypass} ]]; then
+          # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH
+          # it was started with) takes nothing past the shims.
+          [[ $c == (export |)PATH=(|[\"\'])${(b)AGENT_GUARD_SHIMS}(|:[^\;\&\|\`\$\(\)]#)(|[\"\']) ]] || risky=1
+        elif [[ -n $__agent_guard_vt ]]; then
+          c=$__agent_guard_vt risky=1
+        fi
+      else
       case $c in
         (*'$('[^\(]* | *'`'* | *'<('* | *'>('* | *'=('*) risky=1 ;;
         # the guard's own machinery: the checker refuses turning it off (BLOCK_GUARD_TAMPERING)
@@ -152,6 +197,7 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
           ;;
         (*) [[ $c == ${~__agent_guard_words} ]] && risky=1 ;; # one plain word
       esac
+      fi
       if (( risky )); then
         __agent_guard_decide "$c" || \builtin return 1
       fi

@@ -38,6 +38,9 @@ export interface OpResult {
   undeterminable?: UndeterminableReason;
   /** git ops: where git runs and the global options it is given (replayed by compensations). */
   git?: { subcommand: string; dir: string | null; globals: string[] };
+  /** Indirect ops (`sh -c TEXT`, `eval TEXT`, a heredoc into a shell): the text that runs, and
+   *  whether it holds expansions read only when it runs. */
+  inner?: { text: string; dynamic: boolean };
 }
 
 export interface Compensation {
@@ -113,6 +116,7 @@ function opResult(p: ProbedOp, v: Verdict): OpResult {
     detail: v.detail,
     ...(o.undeterminable ? { undeterminable: o.undeterminable.reason } : {}),
     ...(o.git ? { git: { subcommand: o.git.subcommand, dir: o.git.dir, globals: o.git.globals } } : {}),
+    ...(o.kind === 'indirect' && o.inner !== undefined ? { inner: { text: o.inner, dynamic: o.innerDynamic !== false } } : {}),
   };
 }
 

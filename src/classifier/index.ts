@@ -111,6 +111,7 @@ function indirectOp(program: string, text: string, dynamic: boolean, words: Word
   if (destructive === null) return [];
   const op = newOp(program, 'indirect', words, site, cwd, wrappers);
   op.inner = text;
+  op.innerDynamic = dynamic || site.depth >= MAX_DEPTH;
   op.undeterminable = {
     reason,
     detail: `${program} runs text that is read only when it runs (${destructive.length > 80 ? destructive.slice(0, 77) + '...' : destructive})`,

@@ -113,6 +113,8 @@ export interface Op {
   git?: GitFacts;
   /** For indirect / stdin-fed ops: the text or program that was judged. */
   inner?: string;
+  /** For indirect ops: `inner` holds expansions (or nesting) read only when it runs. */
+  innerDynamic?: boolean;
 }
 
 export interface Classification {

@@ -38,7 +38,7 @@ const CONCRETE = new Set<ReasonCode>(['BLOCK_UNDETERMINABLE_EFFECT', 'BLOCK_WILD
 
 /** Why an effect is unknown where the concrete argv would not tell either (an option, a git clean
  *  flag, a shape of the text): refused by the text check itself, not left to the shims. */
-const NOT_SETTLED_BY_ARGV = new Set<UndeterminableReason>(['unknown-option', 'git-clean-unsupported', 'reset-not-standalone', 'git-environment', 'opaque-syntax', 'depth-limit', 'unbalanced', 'foreign-verb', 'recursive-match']);
+const NOT_SETTLED_BY_ARGV = new Set<UndeterminableReason>(['unknown-option', 'git-clean-unsupported', 'git-environment', 'opaque-syntax', 'depth-limit', 'unbalanced', 'foreign-verb', 'recursive-match']);
 
 /** Is a refusal one the shims will settle on the concrete argv? Rule 11a (`git clean -ff`, `-i`, `-e`)
  *  refuses by flag, which no expansion changes. */
@@ -47,15 +47,60 @@ function settledByArgv(o: OpResult): boolean {
   return o.undeterminable === undefined || !NOT_SETTLED_BY_ARGV.has(o.undeterminable);
 }
 
-/** Line-level shapes: only the whole line shows them; no shim can. */
+/** Line-level shapes: they guess, from the text, where a later op lands and what it will find. The
+ *  shims see the concrete cwd and disk state when the program runs, so under the shims a shape is
+ *  theirs to settle. */
 const SHAPES = new Set<ReasonCode>(['COMPOUND_CWD_DELETE', 'COMPOUND_CREATE_DELETE']);
 
 /** Text that takes a command past the PATH shims, or turns the guard off. */
-const BYPASS = /(^|[\s;&|(`{])(command\s+(-[a-zA-Z]*p|--)|env\s+(-[a-zA-Z]*[iu]|--ignore-environment|--unset|--chdir)|busybox|toybox|sudo|doas|su|runuser|hash\s+-p|enable\s|zmodload|builtin\s+rm)(\s|$)|(^|[\s;&|(`{])(export\s+|declare\s+(-\w+\s+)*|typeset\s+(-\w+\s+)*|local\s+)?PATH\+?=/;
+const BYPASS = /(^|[\s;&|(`{])(command\s+(-[a-zA-Z]*p|--)|env\s+(-[a-zA-Z]*[iu]|--ignore-environment|--unset|--chdir)|busybox|toybox|sudo|doas|su|runuser|pkexec|hash\s+-p|enable\s|zmodload|builtin\s+rm)(\s|$)|(^|[\s;&|(`{])(export\s+|declare\s+(-\w+\s+)*|typeset\s+(-\w+\s+)*|local\s+)?PATH=(?!"?\$\{?PATH\b)/;
 
-/** Turning the guard itself off: its shim loop tag, its traps, its startup files, or builtin
- *  `rm`s that no shim sees (`zmodload zsh/files`, bash's `enable -f … rm`). */
-const TAMPER = /AGENT_GUARD_SHIM_PID|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=|\bzmodload\b[^;&|\n]*\bzsh\/files\b|\benable\s+(-\w+\s+)*-\w*f/;
+/** Programs that are guarded or that the guard relies on: a builtin of one of these names (bash's
+ *  `enable -f LIB NAME`, `enable NAME`) would take it past the shims or break the hook itself. A
+ *  loadable builtin of another name (pyenv/rbenv/nodenv's `realpath`) is no concern of the guard. */
+const GUARDED_BUILTINS = new Set([...SHIMMED, 'srm', 'wipe', 'xargs', 'parallel', 'mv', 'cp', 'truncate', 'rsync', 'enable', 'builtin', 'command', 'trap', 'shopt', 'set', 'unset', 'local', 'return', 'exit', 'kill', 'printf', 'eval', 'source', '.', 'declare', 'typeset', 'history', 'hash', 'type', 'exec', 'bash', 'sh', 'zsh', 'env', 'sudo', 'node']);
+
+/** The guard's own machinery: its shim loop tag, its traps, its startup files. */
+const TAMPER = /AGENT_GUARD_SHIM_PID|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=/;
+
+/** Builtins loaded past the shims: bash's `enable [-f LIB] NAME…` of a guarded name, zsh's
+ *  `zmodload zsh/files` (rm, rmdir, mv… as builtins) unless `-F` picks only harmless features. */
+function loadsGuardedBuiltin(text: string): string | null {
+  for (const m of text.matchAll(/(?:^|[\s;&|(`{])enable\s+([^;&|\n)`]*)/g)) {
+    const words = m[1]!.trim().split(/\s+/);
+    let names: string[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!.replace(/^['"]|['"]$/g, '');
+      if (w === '--') {
+        names = names.concat(words.slice(i + 1));
+        break;
+      }
+      if (/^-[a-zA-Z]*f$/.test(w) || w === '-d' || w === '-dn') {
+        if (/f$/.test(w)) i++; // the library
+        continue;
+      }
+      if (w.startsWith('-')) continue; // -n, -a, -p, -s
+      names.push(w);
+    }
+    const hit = names.map((n) => n.replace(/^['"]|['"]$/g, '')).find((n) => GUARDED_BUILTINS.has(n) || /[$`*?[]/.test(n));
+    if (hit !== undefined) return `enable loads or enables a builtin ${hit}, which no shim would see`;
+  }
+  for (const m of text.matchAll(/(?:^|[\s;&|(`{])zmodload\s+([^;&|\n)`]*)/g)) {
+    const words = m[1]!.trim().split(/\s+/);
+    if (!words.includes('zsh/files')) continue;
+    const features = words.filter((w) => /^[+-]?b:/.test(w));
+    const partial = words.some((w) => /^-[a-zA-Z]*F/.test(w));
+    const risky = !partial || features.length === 0 || features.some((f) => /^\+?b:(zf_)?(rm|rmdir|mv|ln|chmod|chown)$/.test(f));
+    if (risky) return 'zmodload zsh/files makes rm a builtin, which no shim would see';
+  }
+  return null;
+}
+
+/** Why a text turns the guard off, or null. */
+export function tampering(text: string): string | null {
+  if (TAMPER.test(text)) return 'the line changes what agent-guard relies on (its traps, startup files or shim tag)';
+  return loadsGuardedBuiltin(text);
+}
 
 /** Does this op reach a shim by name, so the shim will decide it on its concrete argv? */
 function reachesShim(o: OpResult): boolean {
@@ -65,6 +110,10 @@ function reachesShim(o: OpResult): boolean {
   if (o.kind === 'stdin-fed') return o.argv.slice(1).some((a) => SHIMMED.has(a));
   return false;
 }
+
+/** Interpreters whose commands pass the hooks again when they run: `eval` and `source` in the same
+ *  shell, and nested bash/zsh (BASH_ENV, the ZDOTDIR wrapper). `sh -c` (dash) reads neither. */
+const HOOKED = new Set(['eval', 'source', '.', 'bash', 'zsh']);
 
 function say(ctx: HookContext, r: { decision: string; code: string; explanation: string }, text: string): number {
   ctx.io.stderr(`agent-guard: refused: ${r.decision} ${r.code}: ${r.explanation}\n  command: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}\n`);
@@ -77,10 +126,41 @@ function say(ctx: HookContext, r: { decision: string; code: string; explanation:
  *  refusal with its decision, code and explanation. */
 export type TextVerdict = { action: 'run'; r: CheckResult | null; deferred: boolean } | { action: 'refuse'; decision: 'BLOCK' | 'ASK'; code: ReasonCode; explanation: string };
 
-export function checkText(input: { text: string; cwd: string; shims: boolean; dialect?: unknown }, env: Env, opts: { tamper: boolean }): TextVerdict {
-  if (opts.tamper && TAMPER.test(input.text)) {
+export interface TextInput {
+  text: string;
+  cwd: string;
+  /** The PATH shims are first on PATH where the text runs. */
+  shims: boolean;
+  dialect?: unknown;
+  /** The text is run by a shell whose hook sees each of its commands again (the bash/zsh hooks):
+   *  `eval`, `source`, nested bash/zsh and compound commands are then left to that hook. */
+  hooked?: boolean;
+}
+
+/** With the shims active: can this op be left to the layers that will see it run — the shims with
+ *  its concrete argv, cwd and disk; the hook again for the commands of a hooked interpreter? What
+ *  the text already shows to be refused (a protected path, a force push, an unknown option) is not.
+ *  `inner`: a literal text for an interpreter no hook sees (`sh -c '…'`), to be checked itself. */
+function leftToShims(o: OpResult, input: TextInput): boolean | 'inner' {
+  if (reachesShim(o)) return o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || SHAPES.has(o.code) || settledByArgv(o);
+  if (o.kind === 'indirect' && o.inner) {
+    if (input.hooked && HOOKED.has(o.program)) return true;
+    return o.inner.dynamic || o.cwd === null ? false : 'inner';
+  }
+  // Compound commands a hooked shell hands over whole (zsh's `if … fi`, `{ … }`): their commands
+  // come through the hook one by one.
+  return input.hooked === true && o.kind === 'opaque' && o.undeterminable === 'opaque-syntax';
+}
+
+export function checkText(input: TextInput, env: Env, opts: { tamper: boolean }): TextVerdict {
+  return checkTextAt(input, env, opts, 0);
+}
+
+function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean }, depth: number): TextVerdict {
+  const tamper = opts.tamper ? tampering(input.text) : null;
+  if (tamper !== null) {
     const code: ReasonCode = 'BLOCK_GUARD_TAMPERING';
-    return { action: 'refuse', decision: 'BLOCK', code, explanation: explain(code, 'the line changes what agent-guard relies on (its traps, startup files or shim tag)') };
+    return { action: 'refuse', decision: 'BLOCK', code, explanation: explain(code, tamper) };
   }
   // (the probes' bare `git` is looked up past the shim directories by gitRunner)
   const config = loadConfig(env, input.cwd);
@@ -88,13 +168,27 @@ export function checkText(input: { text: string; cwd: string; shims: boolean; di
   if (r.decision === 'ALLOW') return { action: 'run', r, deferred: false };
   // Only POSIX text reaches the PATH shims as processes they see (a PowerShell cmdlet or a cmd builtin
   // never does), so only POSIX text is deferred.
-  if (input.shims && r.dialect === 'posix' && !SHAPES.has(r.code) && !BYPASS.test(input.text)) {
+  if (input.shims && r.dialect === 'posix' && !BYPASS.test(input.text)) {
     // Deferred: what the shims will decide on the concrete argv — a SAFE decision (they compensate
-    // it), or what the text alone cannot know (a variable, a glob, a list fed by stdin). What the
-    // text already shows to be refused (a protected path, a force push) is refused here, earlier.
+    // it), a shape of the line (they see the concrete cwd and disk), or what the text alone cannot
+    // know (a variable, a glob, a list fed by stdin). What the text already shows to be refused
+    // (a protected path, a force push) is refused here, earlier.
     const pending = r.ops.filter((o) => o.decision !== 'ALLOW');
-    const deferrable = (o: OpResult): boolean => reachesShim(o) && (o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || settledByArgv(o));
-    if (pending.length > 0 && pending.every(deferrable)) return { action: 'run', r, deferred: true };
+    const left = pending.map((o) => leftToShims(o, input));
+    let all = pending.length > 0 && left.every((l) => l !== false);
+    // The literal texts of unhooked interpreters last, once the rest is known to be deferred: each
+    // is decided (and compensated) as its own line, in the op's directory.
+    for (let i = 0; all && i < pending.length; i++) {
+      const o = pending[i]!;
+      if (left[i] !== 'inner' || !o.inner) continue;
+      if (depth >= 4) {
+        all = false;
+        break;
+      }
+      const v = checkTextAt({ ...input, text: o.inner.text, cwd: o.cwd ?? input.cwd, hooked: false }, env, { tamper: false }, depth + 1);
+      if (v.action === 'refuse') return v;
+    }
+    if (all) return { action: 'run', r, deferred: true };
   }
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return { action: 'refuse', decision: r.decision, code: r.code, explanation: r.explanation };
   const done = enforce(r, input.text, config);
@@ -105,7 +199,7 @@ export function checkText(input: { text: string; cwd: string; shims: boolean; di
 export function hookShell(input: HookInput, ctx: HookContext): number {
   // The shells' own text: POSIX whatever AGENT_GUARD_DIALECT says (it selects the dialect of text a
   // harness or `check` is given).
-  const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims, dialect: 'posix' }, ctx.env, { tamper: true });
+  const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims, dialect: 'posix', hooked: true }, ctx.env, { tamper: true });
   if (v.action === 'run') return EXIT.OK;
   return say(ctx, v, input.text);
 }

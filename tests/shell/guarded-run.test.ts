@@ -56,13 +56,36 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
       expect(quarantined(w)).toEqual(['build']);
     });
 
-    itSandboxed(`${shell} -c 'cd dir && rm -rf sub': a shape no shim can see is refused by the hook (126), nothing runs`, () => {
+    itSandboxed(`${shell} -c 'cd dir && rm -rf sub': the shape is the shims' to settle, on the concrete cwd: sub is quarantined and the line goes on`, () => {
       const w = world(`${shell}-shape`);
       const r = guarded(w, [shell, '-c', 'cd dir && rm -rf sub; echo after']);
-      expect(r.exitCode).toBe(126);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/agent-guard: .*COMPOUND_CWD_DELETE/);
-      expect(fs.existsSync(path.join(w.ws, 'dir', 'sub', 'x'))).toBe(true);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe('after\n');
+      expect(fs.existsSync(path.join(w.ws, 'dir', 'sub'))).toBe(false);
+      expect(quarantined(w)).toEqual(['dir']); // (kept under its path in the workspace: dir/sub)
+    });
+
+    itSandboxed(`${shell}: indirect forms reach the shims (sh -c, eval, a variable), paths past them are quarantined by the hook, a literal rm -rf / is still refused`, () => {
+      const w = world(`${shell}-indirect`);
+      for (const d of ['s1', 's2', 's3', 's4', 's5']) {
+        fs.mkdirSync(path.join(w.ws, d));
+        fs.writeFileSync(path.join(w.ws, d, 'f'), d);
+      }
+      const script = [
+        'sh -c "rm -rf s1"',
+        'eval "rm -rf s2"',
+        'x=rm; $x -rf s3',
+        "sh -c '/bin/rm -rf s4'",
+        'y=/bin/rm; $y -rf s5',
+        'echo done',
+      ].join('; ');
+      const r = guarded(w, [shell, '-c', script]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe('done\n');
+      expect(quarantined(w)).toEqual(['s1', 's2', 's3', 's4', 's5']);
+      const b = guarded(w, [shell, '-c', 'true && /bin/rm -rf /; echo after']);
+      expect(b.exitCode).toBe(126);
+      expect(b.stderr).toMatch(/BLOCK_PROTECTED_ANCESTOR/);
     });
 
     itSandboxed(`${shell}: forging the shims' loop tag is refused (BLOCK_GUARD_TAMPERING)`, () => {

@@ -232,7 +232,7 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     expect(fs.existsSync(path.join(w.dir, 'keep'))).toBe(true);
   });
 
-  itSandboxed('with the shims first on PATH, plain rm/git/find are left to the shims; bypasses go to the checker with --shims', () => {
+  itSandboxed('with the shims first on PATH, every PATH lookup is left to the shims: only bypasses, builtin loaders and the names of the guard itself reach the checker (one simple command at a time)', () => {
     const w = world({ shims: true });
     fs.mkdirSync(path.join(w.dir, 'x'));
     const r = clean(run(w, ['bash', '-c', 'rm -rf x']));
@@ -240,19 +240,25 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     expect(calls(w)).toEqual([]);
     expect(shimCalls(w)).toEqual(['rm -rf x']);
     expect(fs.existsSync(path.join(w.dir, 'x'))).toBe(false);
-    const deferred = ['rm -f "$HOME/nothing"', 'git --version >/dev/null', 'find . -name nothing', 'X=1 rm -f nothing', 'rm -f nothing 2>&1'];
-    for (const c of runCases(w, 'bash', deferred)) {
+    // No checker at all: each rm/git/find reaches its shim, whatever the line around it.
+    const deferred = [
+      'rm -f "$HOME/nothing"', 'git --version >/dev/null', 'find . -name nothing', 'X=1 rm -f nothing', 'rm -f nothing 2>&1',
+      '\\rm -f nothing', '"rm" -f nothing', '$c -f nothing', 'true && rm -f nothing', 'cd . && rm -f nothing', 'eval "rm -f nothing"',
+      'for i in 1; do rm -f nothing; done', 'x=$(rm -f nothing)', 'sh -c "rm -f nothing"', 'PATH="$PATH:/nowhere" rm -f nothing',
+    ];
+    for (const c of runCases(w, 'bash', deferred, { c: 'rm' })) {
       expect([c.text, c.exitCode, c.calls, c.shimCalls.length]).toEqual([c.text, 0, [], 1]);
     }
-    // Each goes to the checker with --shims: as the whole -c string, and as the command itself.
-    const bypasses = ['/bin/rm -f nothing', 'command -p rm -f nothing', '\\rm -f nothing', 'env -i rm -f nothing', 'PATH=/usr/bin rm -f nothing', 'busybox rm -f nothing', '$c -f nothing', '"rm" -f nothing'];
-    for (const c of runCases(w, 'bash', bypasses, { c: 'rm' })) {
+    // Past the shims: the checker sees the one simple command (not the whole -c string).
+    const bypasses = ['/bin/rm -f nothing', 'command -p rm -f nothing', 'env -i rm -f nothing', 'PATH=/usr/bin rm -f nothing', 'busybox rm -f nothing', 'sudo -n true', "sh -c '/bin/rm -f nothing'", 'enable -n echo'];
+    for (const c of runCases(w, 'bash', bypasses)) {
       expect([c.text, c.calls]).toEqual([c.text, [checkerArgv(w, 'bash', w.dir, c.text, ['--shims'])]]);
     }
-    // A compound string is not one simple command: the checker sees it whole; the rm is the shim's.
-    const [compound] = runCases(w, 'bash', ['true && rm -f nothing']);
-    expect(compound?.calls).toEqual([checkerArgv(w, 'bash', w.dir, 'true && rm -f nothing', ['--shims'])]);
-    expect(compound?.shimCalls).toEqual(['rm -f nothing']);
+    const [compound, viaVar, quotedVar] = runCases(w, 'bash', ['true && /bin/rm -f nothing; echo done', '$c -f nothing', '"$c" -f nothing'], { c: '/bin/rm' });
+    expect(compound?.calls).toEqual([checkerArgv(w, 'bash', w.dir, '/bin/rm -f nothing', ['--shims'])]);
+    // A program held in a variable is resolved by the hook: a path is checked as that path.
+    expect(viaVar?.calls).toEqual([checkerArgv(w, 'bash', w.dir, '/bin/rm -f nothing', ['--shims'])]);
+    expect(quotedVar?.calls).toEqual([checkerArgv(w, 'bash', w.dir, '/bin/rm -f nothing', ['--shims'])]);
   });
 
   itSandboxed('sourcing is silent and a second source changes nothing; $? survives it', () => {
@@ -297,8 +303,8 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     write(path.join(w.home, '.profile'), 'PATH=/usr/bin:/bin\n');
     const r = clean(run(w, ['bash', '-lc', 'echo "$PATH"; rm -f nothing']));
     expect(r).toMatchObject({ exitCode: 0, stdout: `${w.shims}:/usr/bin:/bin\n` });
-    // The compound string goes to the checker; the rm itself is left to the shim.
-    expect(texts(w)).toEqual(['echo "$PATH"; rm -f nothing']);
+    // Nothing goes to the checker; the rm is left to the shim.
+    expect(texts(w)).toEqual([]);
     expect(shimCalls(w)).toEqual(['rm -f nothing']);
   });
 
@@ -390,16 +396,22 @@ describeSandboxed('zsh hook (ZDOTDIR wrapper + TRAPDEBUG), non-interactive', () 
     expect(fs.existsSync(path.join(w.dir, 'keep'))).toBe(true);
   });
 
-  zshIt('with the shims first on PATH, one simple rm/git/find command is deferred; bypasses and compound text are not', () => {
+  zshIt('with the shims first on PATH, every PATH lookup is left to the shims; bypasses reach the checker', () => {
     const w = world({ shims: true });
     fs.mkdirSync(path.join(w.dir, 'x'));
     expect(clean(run(w, ['zsh', '-c', 'rm -rf x; git --version >/dev/null; X=1 rm -f nothing'])).exitCode).toBe(0);
     expect(calls(w)).toEqual([]);
     expect(shimCalls(w)).toEqual(['rm -rf x', 'git --version', 'rm -f nothing']);
-    const bypasses = ['/bin/rm -f nothing', 'command -p rm -f nothing', '\\rm -f nothing', 'env -i rm -f nothing', 'PATH=/usr/bin rm -f nothing', 'busybox rm -f nothing', '$c -f nothing', 'true && rm -f nothing', 'rm -f nothing | cat'];
-    for (const c of runCases(w, 'zsh', bypasses, { c: 'rm' })) {
+    const deferred = ['\\rm -f nothing', '$c -f nothing', 'true && rm -f nothing', 'rm -f nothing | cat', 'eval "rm -f nothing"', 'if true; then rm -f nothing; fi'];
+    for (const c of runCases(w, 'zsh', deferred, { c: 'rm' })) {
+      expect([c.text, c.exitCode, c.calls, c.shimCalls.length]).toEqual([c.text, 0, [], 1]);
+    }
+    const bypasses = ['/bin/rm -f nothing', 'command -p rm -f nothing', 'env -i rm -f nothing', 'PATH=/usr/bin rm -f nothing', 'busybox rm -f nothing', 'true && /bin/rm -f nothing', 'path=(/usr/bin) rm -f nothing'];
+    for (const c of runCases(w, 'zsh', bypasses)) {
       expect([c.text, c.calls]).toEqual([c.text, [checkerArgv(w, 'zsh', w.dir, c.text, ['--shims'])]]);
     }
+    const [viaVar] = runCases(w, 'zsh', ['$c -f nothing'], { c: '/bin/rm' });
+    expect(viaVar?.calls).toEqual([checkerArgv(w, 'zsh', w.dir, '/bin/rm -f nothing', ['--shims'])]);
   });
 
   zshIt("zsh -lc: the user's .zprofile resetting PATH gets the shim dir back; a ZDOTDIR moved by the user's .zshenv is followed", () => {
@@ -409,7 +421,7 @@ describeSandboxed('zsh hook (ZDOTDIR wrapper + TRAPDEBUG), non-interactive', () 
     write(path.join(w.home, '.config/zsh/.zlogin'), 'ZLOGIN=xdg\n');
     const r = clean(run(w, ['zsh', '-lc', 'print -r -- "$PATH $ZPROFILE $ZLOGIN $ZDOTDIR $AGENT_GUARD_USER_ZDOTDIR"; rm -f nothing']));
     expect(r).toMatchObject({ exitCode: 0, stdout: `${w.shims}:/usr/bin:/bin xdg xdg ${ZDOTDIR} ${w.home}/.config/zsh\n` });
-    expect(texts(w)).toEqual([expect.stringMatching(/^print -r -- /)]); // it names ZDOTDIR
+    expect(texts(w)).toEqual([expect.stringMatching(/^print -r -- /)]); // it names ZDOTDIR (the guard's own name)
     expect(shimCalls(w)).toEqual(['rm -f nothing']);
   });
 
