@@ -214,16 +214,60 @@ __agent_guard_varprog() {
   fi
 }
 
+# Names whose builtin would take a command past the shims or break the hook: the same list as
+# GUARDED_BUILTINS in src/shell/hook.ts (tests/shell/tamper.test.ts keeps them in step).
+__agent_guard_guarded='@(rm|rmdir|unlink|shred|git|find|srm|wipe|xargs|parallel|mv|cp|truncate|rsync|enable|builtin|command|trap|shopt|set|unset|local|return|exit|kill|printf|eval|source|.|declare|typeset|history|hash|type|exec|bash|sh|zsh|env|sudo|node)'
+
+# $1 is an `enable` command: returns 0 when every builtin it names is a plain name outside
+# __agent_guard_guarded (options, the -f library and redirections aside; __agent_guard_lib marks a
+# word to skip).
+__agent_guard_enableok() {
+  \builtin local -a __agent_guard_w
+  \builtin local __agent_guard_x __agent_guard_lib=
+  \builtin read -r -a __agent_guard_w <<<"${1#enable }" || :
+  for __agent_guard_x in "${__agent_guard_w[@]}"; do
+    if [[ -n $__agent_guard_lib ]]; then
+      __agent_guard_lib=
+      continue
+    fi
+    case $__agent_guard_x in
+      -*f) __agent_guard_lib=1 ;;
+      -[adnps]*) ;;
+      [\<\>] | [0-9][\<\>] | [\<\>][\>\&] | [0-9][\<\>][\>\&] | \&\>) __agent_guard_lib=1 ;; # its target follows
+      [0-9][\<\>]* | [\<\>]* | \&\>*) ;;
+      *[!A-Za-z0-9_-]*) \builtin return 1 ;;
+      *) [[ $__agent_guard_x != $__agent_guard_guarded ]] || \builtin return 1 ;;
+    esac
+  done
+  [[ -z $__agent_guard_lib ]]
+}
+
 # Sets __agent_guard_t to the text the checker must see and returns 0; returns 1 when $1 needs no
 # check. With the shims active, the bypass filter; otherwise the prefilter.
 __agent_guard_risky() {
   __agent_guard_t=$1
   if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":*) ]]; then
+    # First substrings every bypass must contain, as plain patterns (about 20 µs for all of them;
+    # the extended pattern below costs ten times more, so it runs only on a hit).
+    case $1 in
+      # (the same list inlined in __agent_guard_debug's common case)
+      */[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
+        *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
+        *extdebug* | *func* | *+T*) ;;
+      \$* | \"\$*)
+        __agent_guard_varprog "$1"
+        \builtin return
+        ;;
+      *) \builtin return 1 ;;
+    esac
     if [[ $1 == $__agent_guard_bypass ]]; then
       # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH it
       # was started with) takes nothing past the shims.
-      [[ $1 == ?(export )PATH=?([\"\'])"$AGENT_GUARD_SHIMS"?(:*([!\;\&\|\`\$\(\)]))?([\"\']) ]] || \builtin return 0
-      \builtin return 1
+      [[ $1 == ?(export )PATH=?([\"\'])"$AGENT_GUARD_SHIMS"?(:*([!\;\&\|\`\$\(\)]))?([\"\']) ]] && \builtin return 1
+      # A loadable builtin of a name the guard does not care about (pyenv, rbenv, nodenv and goenv
+      # load `realpath` this way on every call) starts no checker.
+      [[ $1 == enable\ * ]] && __agent_guard_enableok "$1" && \builtin return 1
+      \builtin return 0
     fi
     __agent_guard_varprog "$1"
     \builtin return
@@ -311,7 +355,7 @@ __agent_guard_decide() {
   if ((rc != 2 && rc != 3)); then
     t=${1//[$'\n\t']/ }
     ((${#t} <= 200)) || t="${t:0:200}..."
-    \builtin printf 'agent-guard: the checker failed (status %s): refusing: %s\n' "$rc" "$t" >&"$2"
+    \builtin printf 'agent-guard: the checker failed (status %s): refusing: %s\nagent-guard: next: run '\''agent-guard doctor'\'' to see what is broken, then retry\n' "$rc" "$t" >&"$2"
   fi
   if [[ -n ${__agent_guard_interactive-} ]]; then
     # Skip this command and drop the rest of the line like Ctrl-C would; should SIGINT be trapped,
@@ -345,6 +389,16 @@ __agent_guard_debug() {
   [[ $BASHOPTS == *extdebug* ]] || \builtin shopt -s extdebug
   # The common case, kept short: one command, nothing pending, no xtrace.
   if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && $- != *x* ]]; then
+    # With the shims active, most commands are done here: no bypass substring, no `$` program word
+    # (the first case of __agent_guard_risky, inlined: a function call costs as much as the test).
+    if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":*) ]]; then
+      case $BASH_COMMAND in
+        */[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
+          *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
+          *extdebug* | *func* | *+T* | \$* | \"\$*) ;;
+        *) \builtin return 0 ;;
+      esac
+    fi
     __agent_guard_risky "$BASH_COMMAND" || \builtin return 0
     __agent_guard_decide "$__agent_guard_t" 2
     \builtin return

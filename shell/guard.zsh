@@ -118,7 +118,7 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
     if (( rc != 2 && rc != 3 )); then
       \builtin local t=${1//[$'\n\t']/ }
       (( $#t <= 200 )) || t="${t[1,200]}..."
-      \builtin print -ru2 -- "agent-guard: the checker failed (status $rc): refusing: $t"
+      \builtin print -rlu2 -- "agent-guard: the checker failed (status $rc): refusing: $t" "agent-guard: next: run 'agent-guard doctor' to see what is broken, then retry"
     fi
     [[ -n ${__agent_guard_interactive-} ]] && \builtin return 1
     \builtin exit 126
@@ -157,13 +157,24 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
       \builtin local c=$ZSH_DEBUG_CMD w n
       \builtin integer p=1 risky=0
       if __agent_guard_shims_active; then
-        # One sublist at a time, bypasses only; a leading `$name` program word is resolved.
-        if [[ $c == ${~__agent_guard_bypass} ]]; then
-          # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH
-          # it was started with) takes nothing past the shims.
-          [[ $c == (export |)PATH=(|[\"\'])${(b)AGENT_GUARD_SHIMS}(|:[^\;\&\|\`\$\(\)]#)(|[\"\']) ]] || risky=1
-        elif [[ -n $__agent_guard_vt ]]; then
+        # One sublist at a time, bypasses only; a leading `$name` program word is resolved (by
+        # __agent_guard_varprog, before this function's locals existed). First substrings every
+        # bypass must contain, as plain patterns; the extended pattern costs far more and runs only
+        # on a hit.
+        if [[ -n $__agent_guard_vt ]]; then
           c=$__agent_guard_vt risky=1
+        else
+          case $c in
+            (*/[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *zf_* | *command* | \
+              *hash* | *env* | *PATH* | *path* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
+              *extdebug* | *func* | *+T*)
+              # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the
+              # PATH it was started with) takes nothing past the shims.
+              if [[ $c == ${~__agent_guard_bypass} ]]; then
+                [[ $c == (export |)PATH=(|[\"\'])${(b)AGENT_GUARD_SHIMS}(|:[^\;\&\|\`\$\(\)]#)(|[\"\']) ]] || risky=1
+              fi
+              ;;
+          esac
         fi
       else
       case $c in

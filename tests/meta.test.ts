@@ -29,6 +29,14 @@ describe('docs/reason-codes.md', () => {
   });
 });
 
+describe('every refusal says the next step', () => {
+  it.each(REASON_CODES.filter((c) => REASONS[c].decision === 'BLOCK' || REASONS[c].decision === 'ASK'))('%s has a one-line remediation', (code) => {
+    const r = REASONS[code].remediation;
+    expect(r.trim().length).toBeGreaterThan(10);
+    expect(r).not.toMatch(/\n/);
+  });
+});
+
 describe('docs/rules.md', () => {
   it('lists every rule id with its code', () => {
     const text = doc('rules.md');

@@ -11,12 +11,13 @@ import { findReal, isShimDir } from '../shell/realbin.js';
 import { HARNESSES, wiredHarnesses } from '../adapters/install.js';
 import { currentLayout, hasMarker, sameFile, shimFiles, type Layout } from '../shell/layout.js';
 import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
+import { toolManagersOnPath } from '../shell/toolmanagers.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
 export interface Check {
   /** Stable id: node.version, bundle, shims.dir, shim.<name>, path.shims-first, real.<name>,
-   *  hook.bash-env, hook.zdotdir, hook.env, quarantine.writable, quarantine.ignored. */
+   *  hook.bash-env, hook.zdotdir, hook.env, toolmanager.<name>, quarantine.writable, quarantine.ignored. */
   id: string;
   status: CheckStatus;
   detail: string;
@@ -183,6 +184,21 @@ function harnessHookChecks(env: Env, cwd: string): Check[] {
 }
 
 /** The nearest existing ancestor of p (p itself included). */
+/** Tool managers on PATH (pyenv, rbenv, nodenv, goenv) whose shims the bash hook would refuse. */
+function toolManagerChecks(env: Env): Check[] {
+  return toolManagersOnPath(env.PATH ?? '').map((f) => {
+    const refused = f.lines.filter((l) => l.refusal !== null);
+    if (refused.length === 0) return check(`toolmanager.${f.manager}`, 'ok', `${f.shims}: its shims run under the hooks (${f.lines.length} builtin load${f.lines.length === 1 ? '' : 's'} checked)`);
+    const first = refused[0]!;
+    return check(
+      `toolmanager.${f.manager}`,
+      'fail',
+      `${f.shims}: ${first.file} runs \`${first.text}\`, which the bash hook refuses (${first.refusal})`,
+      `take ${f.shims} off PATH inside guarded shells, or report this line as an agent-guard bug`,
+    );
+  });
+}
+
 function nearestExisting(p: string): string {
   let dir = p;
   for (;;) {
@@ -278,6 +294,7 @@ export function doctorChecks(inp: DoctorInputs): Check[] {
     checks.push(check('bundle', 'ok', `${layout.bundle} (${layout.kind === 'install' ? 'installation' : 'checkout'} ${layout.root})`));
     checks.push(...shimChecks(layout, inp.node), pathCheck(layout, inp.env), ...realChecks(inp.env), ...hookChecks(layout, inp.env));
   }
+  checks.push(...toolManagerChecks(inp.env));
   checks.push(...harnessHookChecks(inp.env, inp.cwd));
   checks.push(...quarantineChecks(inp.env, inp.cwd));
   return checks;

@@ -58,7 +58,7 @@ const BYPASS = /(^|[\s;&|(`{])(command\s+(-[a-zA-Z]*p|--)|env\s+(-[a-zA-Z]*[iu]|
 /** Programs that are guarded or that the guard relies on: a builtin of one of these names (bash's
  *  `enable -f LIB NAME`, `enable NAME`) would take it past the shims or break the hook itself. A
  *  loadable builtin of another name (pyenv/rbenv/nodenv's `realpath`) is no concern of the guard. */
-const GUARDED_BUILTINS = new Set([...SHIMMED, 'srm', 'wipe', 'xargs', 'parallel', 'mv', 'cp', 'truncate', 'rsync', 'enable', 'builtin', 'command', 'trap', 'shopt', 'set', 'unset', 'local', 'return', 'exit', 'kill', 'printf', 'eval', 'source', '.', 'declare', 'typeset', 'history', 'hash', 'type', 'exec', 'bash', 'sh', 'zsh', 'env', 'sudo', 'node']);
+export const GUARDED_BUILTINS = new Set([...SHIMMED, 'srm', 'wipe', 'xargs', 'parallel', 'mv', 'cp', 'truncate', 'rsync', 'enable', 'builtin', 'command', 'trap', 'shopt', 'set', 'unset', 'local', 'return', 'exit', 'kill', 'printf', 'eval', 'source', '.', 'declare', 'typeset', 'history', 'hash', 'type', 'exec', 'bash', 'sh', 'zsh', 'env', 'sudo', 'node']);
 
 /** The guard's own machinery: its shim loop tag, its traps, its startup files. */
 const TAMPER = /AGENT_GUARD_SHIM_PID|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=/;
@@ -75,14 +75,18 @@ function loadsGuardedBuiltin(text: string): string | null {
         names = names.concat(words.slice(i + 1));
         break;
       }
-      if (/^-[a-zA-Z]*f$/.test(w) || w === '-d' || w === '-dn') {
-        if (/f$/.test(w)) i++; // the library
+      if (/^-[a-zA-Z]*f$/.test(w)) {
+        i++; // the library
         continue;
       }
-      if (w.startsWith('-')) continue; // -n, -a, -p, -s
+      if (w.startsWith('-')) continue; // -n, -a, -p, -s, -d
+      if (/^(\d?[<>]|&>)/.test(w)) {
+        if (/^(\d?[<>][>&]?|&>)$/.test(w)) i++; // the redirection's target is the next word
+        continue;
+      }
       names.push(w);
     }
-    const hit = names.map((n) => n.replace(/^['"]|['"]$/g, '')).find((n) => GUARDED_BUILTINS.has(n) || /[$`*?[]/.test(n));
+    const hit = names.map((n) => n.replace(/^['"]|['"]$/g, '')).find((n) => GUARDED_BUILTINS.has(n) || /[^A-Za-z0-9_-]/.test(n));
     if (hit !== undefined) return `enable loads or enables a builtin ${hit}, which no shim would see`;
   }
   for (const m of text.matchAll(/(?:^|[\s;&|(`{])zmodload\s+([^;&|\n)`]*)/g)) {

@@ -205,7 +205,8 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     expect(ask.stderr).toContain('fake-checker: ASK');
     const crash = clean(run(w, ['bash', '-c', 'rm -f keep CRASHME; echo after']));
     expect(crash).toMatchObject({ exitCode: 126, stdout: '' });
-    expect(crash.stderr.split('\n').filter((l) => l.startsWith('agent-guard:'))).toHaveLength(1);
+    // One line that says what failed, one with the next step.
+    expect(crash.stderr.split('\n').filter((l) => l.startsWith('agent-guard:')).map((l) => l.split(':')[1]!.trim().split(' ')[0])).toEqual(['the', 'next']);
     const noNode = run(w, ['bash', '-c', 'echo ok; rm -f keep'], { env: { AGENT_GUARD_NODE: path.join(w.dir, 'missing-node') } });
     expect(noNode).toMatchObject({ exitCode: 126, stdout: '' });
     expect(noNode.stderr).toMatch(/^agent-guard: /);
@@ -244,13 +245,13 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     const deferred = [
       'rm -f "$HOME/nothing"', 'git --version >/dev/null', 'find . -name nothing', 'X=1 rm -f nothing', 'rm -f nothing 2>&1',
       '\\rm -f nothing', '"rm" -f nothing', '$c -f nothing', 'true && rm -f nothing', 'cd . && rm -f nothing', 'eval "rm -f nothing"',
-      'for i in 1; do rm -f nothing; done', 'x=$(rm -f nothing)', 'sh -c "rm -f nothing"', 'PATH="$PATH:/nowhere" rm -f nothing',
+      'for i in 1; do rm -f nothing; done', 'x=$(rm -f nothing)', 'sh -c "rm -f nothing"', 'PATH="$PATH:/nowhere" rm -f nothing', 'enable -n echo; rm -f nothing',
     ];
     for (const c of runCases(w, 'bash', deferred, { c: 'rm' })) {
       expect([c.text, c.exitCode, c.calls, c.shimCalls.length]).toEqual([c.text, 0, [], 1]);
     }
     // Past the shims: the checker sees the one simple command (not the whole -c string).
-    const bypasses = ['/bin/rm -f nothing', 'command -p rm -f nothing', 'env -i rm -f nothing', 'PATH=/usr/bin rm -f nothing', 'busybox rm -f nothing', 'sudo -n true', "sh -c '/bin/rm -f nothing'", 'enable -n echo'];
+    const bypasses = ['/bin/rm -f nothing', 'command -p rm -f nothing', 'env -i rm -f nothing', 'PATH=/usr/bin rm -f nothing', 'busybox rm -f nothing', 'sudo -n true', "sh -c '/bin/rm -f nothing'", 'enable -f /nowhere/rm.so rm'];
     for (const c of runCases(w, 'bash', bypasses)) {
       expect([c.text, c.calls]).toEqual([c.text, [checkerArgv(w, 'bash', w.dir, c.text, ['--shims'])]]);
     }
