@@ -42,6 +42,8 @@ export interface Transaction {
   items: TxItem[];
   /** A git snapshot taken before an overwriting git command. */
   snapshot?: Snap;
+  /** Some of its paths were restored on their own (`restore <txid> PATH…`). */
+  partly?: true;
 }
 
 export interface RestoreOutcome {
@@ -154,6 +156,7 @@ export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded
     // No spread: one object shape for tens of thousands of transactions.
     const entry: Transaction = { txid, ts: tx.ts(t), session: tx.session(t), command: tx.command(t), pid: tx.pid(t), state, itemCount: tx.items(t).length, items: list };
     if (snap) entry.snapshot = snap;
+    if (partly) entry.partly = true;
     out.push(entry);
   }
   out.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.txid < b.txid ? -1 : 1));
@@ -297,6 +300,33 @@ function mkdirLike(root: Buffer, rel: Buffer, dest: Buffer, itemDepth: number): 
   return made;
 }
 
+const isRealDir = (p: Buffer): boolean => fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+
+/** Moves back what of the quarantined directory `from` is missing in the existing directory `to`,
+ *  directory by directory; what exists on both sides as something else than two directories is a
+ *  clash (left where it is). Directories of the quarantine emptied this way are removed. Returns how
+ *  many entries moved. */
+function mergeBack(from: Buffer, to: Buffer, clash: Buffer[]): number {
+  let moved = 0;
+  for (const name of fs.readdirSync(from, { encoding: 'buffer' })) {
+    const src = bjoin(from, name);
+    const dst = bjoin(to, name);
+    if (!exists(dst)) {
+      try {
+        moveNoClobber(src, dst);
+        moved++;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw err;
+        clash.push(dst);
+      }
+    } else if (isRealDir(src) && isRealDir(dst)) moved += mergeBack(src, dst, clash);
+    else clash.push(dst);
+  }
+  if (fs.readdirSync(from).length === 0) fs.rmdirSync(from);
+  return moved;
+}
+
 function restoreLocked(q: QuarantinePlace, txid: string, opts: RestoreOptions): RestoreOutcome {
   const tx = listTransactions(q).transactions.find((t) => t.txid === txid);
   if (!tx) throw new RestoreError('UNKNOWN_TXID', `no transaction ${txid} in ${manifestPath(q)}`);
@@ -355,6 +385,14 @@ function restoreLocked(q: QuarantinePlace, txid: string, opts: RestoreOptions): 
     }
     if (!pathIsPlain(root, origin)) {
       out.skipped.push({ origin: shown, reason: 'a symlink or file stands where a directory of the origin path should be' });
+      continue;
+    }
+    if (exists(origin) && !opts.force && !sub && tx.partly && isRealDir(origin) && isRealDir(dest)) {
+      // The rest of a directory some of whose paths were restored on their own: what is missing at
+      // the origin goes back into it; nothing there is replaced.
+      const clash: Buffer[] = [];
+      if (mergeBack(dest, origin, clash) > 0 || clash.length === 0) out.restored.push(shown);
+      for (const c of clash) out.skipped.push({ origin: display(c), reason: 'origin exists (use --force to restore over it; what is there is quarantined first)' });
       continue;
     }
     if (exists(origin)) {
