@@ -50,3 +50,10 @@ export function loadConfig(env: Env, cwd: string): Config {
     env,
   };
 }
+
+/** AGENT_GUARD_NOTICE=1: a guarded command that kept something restorable says so on stderr (off by
+ *  default, so that output stays byte-identical to the unguarded command's). Read on its own, not
+ *  in Config: the shims and hooks ask only once something was kept. */
+export function noticeEnabled(env: Env): boolean {
+  return env.AGENT_GUARD_NOTICE === '1';
+}

@@ -1,5 +1,5 @@
 // `agent-guard doctor [--json]`: is this process guarded, and if not, what to fix. Each check is
-// ok, warn or fail, with a detail and a one-line fix (docs/install.md lists them). Reads only: it
+// ok, info, warn or fail, with a detail and a one-line fix (docs/install.md lists them). Reads only: it
 // creates, renders and writes nothing. Exit 0 when no check fails, 1 otherwise.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,15 +13,17 @@ import { currentLayout, hasMarker, sameFile, shimFiles, type Layout } from '../s
 import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
 import { toolManagersOnPath } from '../shell/toolmanagers.js';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+/** `info`: something to know that needs no fix (a harness that is not installed has no hook). */
+export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 
 export interface Check {
   /** Stable id: node.version, bundle, shims.dir, shim.<name>, path.shims-first, real.<name>,
-   *  hook.bash-env, hook.zdotdir, hook.env, toolmanager.<name>, quarantine.writable, quarantine.ignored. */
+   *  hook.bash-env, hook.zdotdir, hook.env, toolmanager.<name>, harness.<name>, quarantine.writable,
+   *  quarantine.ignored. */
   id: string;
   status: CheckStatus;
   detail: string;
-  /** One line; null when the check is ok. */
+  /** One line; null when the check is ok (for info: what to run if you want it). */
   fix: string | null;
 }
 
@@ -167,19 +169,31 @@ function hookChecks(layout: Layout, env: Env): Check[] {
   return out;
 }
 
-/** Which harness hooks (Claude Code, Codex, Gemini CLI, Copilot CLI) call agent-guard: a later
- *  issue. Its checks go here, with ids `harness.<name>`; there are none yet. */
-/** Which harnesses have agent-guard's hook in their settings (user, or the project in cwd):
- *  reported, never a failure (a harness without hooks is covered by `run` and the shims). */
+/** Where a harness shows that it is installed: its program on PATH, or its settings directory in
+ *  HOME (or, for those with project settings, in the working directory). */
+const HARNESS_SIGNS: Record<(typeof HARNESSES)[number], { bin: string; dirs: (home: string, cwd: string) => string[] }> = {
+  claude: { bin: 'claude', dirs: (home, cwd) => [path.join(home, '.claude'), path.join(cwd, '.claude')] },
+  codex: { bin: 'codex', dirs: (home, cwd) => [path.join(home, '.codex'), path.join(cwd, '.codex')] },
+  gemini: { bin: 'gemini', dirs: (home, cwd) => [path.join(home, '.gemini'), path.join(cwd, '.gemini')] },
+  copilot: { bin: 'copilot', dirs: (home) => [path.join(home, '.copilot')] },
+};
+
+/** Which harnesses have agent-guard's hook in their settings (user, or the project in cwd). Never a
+ *  failure (a harness without hooks is covered by `run` and the shims): a harness that is installed
+ *  without the hook is a warning, one that is not installed is information. */
 function harnessHookChecks(env: Env, cwd: string): Check[] {
   const home = env.HOME;
   if (!home) return [];
   const wired = wiredHarnesses({ home: path.resolve(home), projectDir: path.resolve(cwd), command: '' });
   return HARNESSES.map((h) => {
     const w = wired.filter((x) => x.harness === h);
-    return w.length > 0
-      ? check(`harness.${h}`, 'ok', w.map((x) => `${x.scope}: ${x.file}`).join('; '))
-      : check(`harness.${h}`, 'warn', 'no agent-guard hook in its settings', `agent-guard hook install ${h}${h === 'copilot' ? '' : ' [--user]'}`);
+    if (w.length > 0) return check(`harness.${h}`, 'ok', w.map((x) => `${x.scope}: ${x.file}`).join('; '));
+    const fix = `agent-guard hook install ${h}${h === 'copilot' ? '' : ' [--user]'}`;
+    const sign = HARNESS_SIGNS[h];
+    const bin = findReal(sign.bin, env.PATH);
+    const dir = sign.dirs(path.resolve(home), path.resolve(cwd)).find((d) => fs.existsSync(d));
+    if (bin === null && dir === undefined) return check(`harness.${h}`, 'info', `not installed (no ${sign.bin} on PATH, no ${sign.dirs('~', '.').join(' or ')}): no hook needed`, fix);
+    return check(`harness.${h}`, 'warn', `installed (${bin ?? dir}), but no agent-guard hook in its settings`, fix);
   });
 }
 
@@ -300,7 +314,7 @@ export function doctorChecks(inp: DoctorInputs): Check[] {
   return checks;
 }
 
-const MARK: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' };
+const MARK: Record<CheckStatus, string> = { ok: 'ok  ', info: 'info', warn: 'WARN', fail: 'FAIL' };
 
 export function runDoctor(opts: DoctorOptions, ctx: CommandContext): number {
   let layout: Layout | Error;

@@ -4,6 +4,7 @@ import { workspaceOf } from './place.js';
 import type { Command } from 'commander';
 import { executeGc, formatAge, formatBytes, planGc, type GcOutcome, type GcPlan } from '../recovery/gc.js';
 import { EXIT } from '../exit-codes.js';
+import { gitRunner } from '../probe/index.js';
 import type { CommandContext } from '../cli.js';
 
 interface GcCliOptions {
@@ -106,7 +107,7 @@ export function runGc(opts: GcCliOptions, ctx: CommandContext): number {
   }
   let out: GcOutcome;
   try {
-    out = executeGc(place, plan, { session: config.session });
+    out = executeGc(place, plan, { session: config.session, git: gitRunner(config.gitBinary, config.env) });
   } catch (err) {
     ctx.io.stderr(`agent-guard gc: ${(err as Error).message}\n`);
     return EXIT.ERROR;

@@ -1,8 +1,14 @@
-// `agent-guard restore list [--json]` and `agent-guard restore <txid> [--force] [--json]`.
+// `agent-guard restore list [--json]`, `agent-guard restore show <txid> [--json]` and
+// `agent-guard restore <txid> [PATH…] [--force] [--json]`.
+import path from 'node:path';
 import { workspaceOf } from './place.js';
 import type { Command } from 'commander';
 import { gitRunner } from '../probe/index.js';
+import { physicalOf } from '../probe/fs.js';
 import { listTransactions, restore, RestoreError } from '../recovery/restore.js';
+import { showTransaction, type ShownTransaction } from '../recovery/show.js';
+import { formatBytes } from '../recovery/gc.js';
+import { printable, table } from './gc.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../cli.js';
 
@@ -14,30 +20,59 @@ interface RestoreOptions {
 export function configureRestore(program: Command, ctx: CommandContext): void {
   program
     .command('restore')
-    .description('list quarantine transactions, or move one back to where it came from')
-    .argument('<txid|list>', '"list", or the transaction id to restore')
+    .description('list quarantine transactions, show what one holds, or move it (or some of its paths) back to where it came from')
+    .argument('<txid|list|show>', '"list"; "show" and a transaction id; or the transaction id to restore')
+    .argument('[paths...]', 'with show: the transaction id; with a txid: restore only these paths (a directory: what is below it)')
     .option('--force', 'restore over what now exists at an origin (that is quarantined first, never deleted)')
     .option('--json', 'print the result as one JSON object')
-    .action((target: string, opts: RestoreOptions) => {
-      ctx.exitCode = runRestore(target, opts, ctx);
+    .action((target: string, paths: string[], opts: RestoreOptions) => {
+      ctx.exitCode = runRestore(target, paths, opts, ctx);
     });
 }
 
-export function runRestore(target: string, opts: RestoreOptions, ctx: CommandContext): number {
-  const { config, ws, place } = workspaceOf(ctx);
-  if (target === 'list') {
-    const { transactions, corrupt } = listTransactions(place);
-    if (opts.json) {
-      ctx.io.stdout(JSON.stringify({ version: 1, quarantine: ws.quarantine, corruptRecords: corrupt, transactions }) + '\n');
-    } else {
-      const rows = transactions.map((t) => `${t.txid}  ${t.state.padEnd(10)}  ${String(t.items.length).padStart(5)}  ${t.command ?? ''}`);
-      ctx.io.stdout(['TXID                       STATE       ITEMS  COMMAND', ...rows].join('\n') + '\n');
-      if (corrupt > 0) ctx.io.stderr(`warning: ${corrupt} unreadable manifest line(s) skipped\n`);
-    }
-    return EXIT.OK;
+function showText(s: ShownTransaction): string {
+  const lines = [`${s.txid}  ${s.state}  ${s.ts}${s.session ? `  session ${s.session}` : ''}`, `command: ${printable(s.command ?? '', 200)}`];
+  if (s.snapshot) {
+    const head = s.snapshot.before ? `; HEAD was ${s.snapshot.before.ref ? `${s.snapshot.before.ref.replace(/^refs\/heads\//, '')} at ` : ''}${s.snapshot.before.sha?.slice(0, 12) ?? 'unborn'}` : '';
+    lines.push(s.snapshot.commit ? `snapshot ${s.snapshot.commit} (${s.snapshot.ref}) of ${s.snapshot.repo}${head}` : `snapshot of ${s.snapshot.repo}: there were no local changes to keep`);
+  } else if (s.kind === 'relocate') lines.push(`quarantine: ${s.quarantine}`);
+  if (s.items.length > 0) {
+    const rows = s.items.map((i) => [i.type, i.bytes === null ? '-' : formatBytes(i.bytes), i.present ? '' : '(gone)', `${printable(i.path, 200)}${i.detail ? `  ${printable(i.detail, 80)}` : ''}`]);
+    lines.push(table([['TYPE', 'SIZE', '', 'PATH'], ...rows], new Set([1])));
   }
+  if (s.warning) lines.push(`warning: ${s.warning}`);
+  return lines.join('\n') + '\n';
+}
+
+export function runRestore(target: string, args: string[], opts: RestoreOptions, ctx: CommandContext): number {
+  const { config, ws, place } = workspaceOf(ctx);
+  const git = gitRunner(config.gitBinary, config.env);
+  const fail = (message: string): number => {
+    ctx.io.stderr(`agent-guard restore: ${message}\n`);
+    return EXIT.ERROR;
+  };
   try {
-    const out = restore(place, target, { force: opts.force === true, session: config.session, git: gitRunner(config.gitBinary, config.env) });
+    if (target === 'list') {
+      if (args.length > 0) return fail('usage: agent-guard restore list [--json]');
+      const { transactions, corrupt } = listTransactions(place);
+      if (opts.json) {
+        ctx.io.stdout(JSON.stringify({ version: 1, quarantine: ws.quarantine, corruptRecords: corrupt, transactions }) + '\n');
+      } else {
+        const rows = transactions.map((t) => `${t.txid}  ${t.state.padEnd(10)}  ${String(t.items.length).padStart(5)}  ${t.command ?? ''}`);
+        ctx.io.stdout(['TXID                       STATE       ITEMS  COMMAND', ...rows].join('\n') + '\n');
+        if (corrupt > 0) ctx.io.stderr(`warning: ${corrupt} unreadable manifest line(s) skipped\n`);
+      }
+      return EXIT.OK;
+    }
+    if (target === 'show') {
+      if (args.length !== 1) return fail('usage: agent-guard restore show <txid> [--json]');
+      const shown = showTransaction(place, args[0]!, git);
+      ctx.io.stdout(opts.json ? JSON.stringify({ version: 1, ...shown }) + '\n' : showText(shown));
+      return EXIT.OK;
+    }
+    // PATHs as the shell gave them, relative to the working directory; a symlink names itself.
+    const paths = args.length > 0 ? args.map((p) => physicalOf(path.resolve(config.cwd, p), false)) : undefined;
+    const out = restore(place, target, { force: opts.force === true, session: config.session, git, ...(paths ? { paths } : {}) });
     if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, ...out }) + '\n');
     else {
       const lines = [`restored ${out.restored.length} path(s) from ${out.txid}`, ...out.restored.map((p) => `  restored ${p}`), ...out.skipped.map((s) => `  skipped  ${s.origin}: ${s.reason}`)];
@@ -47,7 +82,6 @@ export function runRestore(target: string, opts: RestoreOptions, ctx: CommandCon
     return out.skipped.length > 0 && out.restored.length === 0 ? EXIT.ERROR : EXIT.OK;
   } catch (err) {
     if (!(err instanceof RestoreError)) throw err;
-    ctx.io.stderr(`agent-guard restore: ${err.message}\n`);
-    return EXIT.ERROR;
+    return fail(err.message);
   }
 }

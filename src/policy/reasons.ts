@@ -96,7 +96,7 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
     summary: 'git clean: every path it would remove is enumerated (git clean -n) and quarantined, then it runs.',
     remediation: '',
   },
-  SNAPSHOT_GIT_STASH: { decision: 'SNAPSHOT', summary: 'Tracked changes are snapshotted (git stash create + store) before git overwrites them.', remediation: '' },
+  SNAPSHOT_GIT_STASH: { decision: 'SNAPSHOT', summary: 'Tracked changes are snapshotted (git stash create, kept under refs/agent-guard/) before git overwrites them.', remediation: '' },
   BLOCK_GIT_RESET_COLLISION: {
     decision: 'BLOCK',
     summary: 'git reset --hard would overwrite untracked or ignored files that a stash snapshot cannot hold.',

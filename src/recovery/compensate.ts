@@ -38,7 +38,11 @@ export function compensate(r: CheckResult, command: string, config: Config): Che
   const compensations: Compensation[] = [];
   for (const { o, op } of needing) {
     if (o.code === 'SNAPSHOT_GIT_STASH') {
-      const snap = snapshot(place, git, { cwd: o.cwd!, globals: o.git!.globals }, { session: config.session, command: redact(command), cwd: config.cwd }, isIgnored);
+      // The subcommand and its arguments, when the argv spells them (not an alias): where the
+      // command will leave HEAD is read from them.
+      const at = 1 + o.git!.globals.length;
+      const args = o.argv[at] === o.git!.subcommand ? o.argv.slice(at) : undefined;
+      const snap = snapshot(place, git, { cwd: o.cwd!, globals: o.git!.globals, ...(args ? { args } : {}) }, { session: config.session, command: redact(command), cwd: config.cwd }, isIgnored);
       compensations.push({ strategy: 'snapshot', op, status: snap.status, txid: snap.txid, policyCode: o.code, stash: snap.stash, ...(snap.error ? { error: snap.error } : {}) });
       if (snap.error) {
         return { ...r, decision: 'BLOCK', code: 'COMPENSATION_FAILED', explanation: explain('COMPENSATION_FAILED', snap.error), compensations };

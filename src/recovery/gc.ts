@@ -10,6 +10,8 @@ import { bdirname, bIsWithin, bjoin, brelative } from './bpath.js';
 import { auditPath, manifestPath, processGone, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { listTransactions, type Transaction } from './restore.js';
 import { INDEX_FILE, itemDest, loadFolded, tx, type Folded } from './txindex.js';
+import { dropKeptRefs } from './snapshot.js';
+import type { GitRunner } from '../probe/git.js';
 
 /** Retention period: a restorable transaction older than this is eligible. */
 export const GC_MAX_AGE_DAYS = 30;
@@ -232,10 +234,19 @@ function usage(quarantine: string, folded: Folded): { exists: boolean; total: nu
   return { exists: true, total, txDirs, names };
 }
 
-/** A transaction gc may purge: restorable, its entries in a real `<quarantine>/<txid>` directory,
- *  and no git snapshot (a stash lives in git, not in the quarantine). */
+/** Does a transaction hold git objects under keep-alive refs of its own (`refs/agent-guard/<txid>/…`:
+ *  a snapshot, or the commits of dropped branches and stash entries)? A snapshot of an older version
+ *  (in the user's `refs/stash`) does not: gc never touches the user's stash. */
+export function keptInRefs(tx: Transaction): boolean {
+  const s = tx.snapshot;
+  return !!s && tx.itemCount === 0 && (s.ref !== undefined || (s.refs?.length ?? 0) + (s.stashes?.length ?? 0) > 0);
+}
+
+/** A transaction gc may purge: restorable, and either its entries in a real `<quarantine>/<txid>`
+ *  directory, or its commits under its own keep-alive refs. */
 function purgeable(tx: Transaction, txDirs: Map<string, number>): boolean {
-  return tx.state === 'RESTORABLE' && TXID_PATTERN.test(tx.txid) && txDirs.has(tx.txid) && tx.itemCount > 0 && !tx.snapshot;
+  if (tx.state !== 'RESTORABLE' || !TXID_PATTERN.test(tx.txid)) return false;
+  return (txDirs.has(tx.txid) && tx.itemCount > 0 && !tx.snapshot) || keptInRefs(tx);
 }
 
 /** What gc would do now. Reads only: never creates, moves or removes anything. */
@@ -269,7 +280,8 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
   }
   for (const t of candidates) {
     if (remaining <= maxBytes) break;
-    if (t.why) continue;
+    // What lives in git takes no room in the quarantine: only age makes it eligible.
+    if (t.why || !use.txDirs.has(t.txid)) continue;
     t.why = 'cap';
     remaining -= t.bytes;
   }
@@ -309,14 +321,20 @@ function txDir(physicalQuarantine: string, txid: string): string {
  *  `purge` record goes to audit.jsonl, then to manifest.jsonl (write-ahead: if either cannot be
  *  written, nothing is removed), then `<quarantine>/<txid>` is removed with fs.rmSync, which unlinks
  *  symlinks inside rather than following them. Nothing else is ever removed. */
-export function executeGc(q: QuarantinePlace, plan: GcPlan, opts: { session: string | null }): GcOutcome {
+export function executeGc(q: QuarantinePlace, plan: GcPlan, opts: GcExecuteOptions): GcOutcome {
   if (plan.eligible.length === 0 && plan.unfinished.length === 0 && plan.staging.length === 0) return { purged: [], finished: [], failed: [], freedBytes: 0, staging: [] };
   // Under the quarantine's lock: a restore of the same transaction waits, and then finds it purged
   // (or gc finds it restored and leaves it).
   return withQuarantineLock(q, () => executeLocked(q, plan, opts));
 }
 
-function executeLocked(q: QuarantinePlace, plan: GcPlan, opts: { session: string | null }): GcOutcome {
+export interface GcExecuteOptions {
+  session: string | null;
+  /** Removes the keep-alive refs of purged snapshot and refs transactions; without it they fail. */
+  git?: GitRunner;
+}
+
+function executeLocked(q: QuarantinePlace, plan: GcPlan, opts: GcExecuteOptions): GcOutcome {
   const out: GcOutcome = { purged: [], finished: [], failed: [], freedBytes: 0, staging: [] };
   let physical: string;
   try {
@@ -326,17 +344,21 @@ function executeLocked(q: QuarantinePlace, plan: GcPlan, opts: { session: string
     return out;
   }
   // Re-read the states: a transaction restored since the plan was made is no longer purged.
-  const states = new Map(listTransactions(q, undefined, { items: false }).transactions.map((t) => [t.txid, t.state]));
+  const now = new Map(listTransactions(q, undefined, { items: false }).transactions.map((t) => [t.txid, t]));
+  const states = new Map([...now.values()].map((t) => [t.txid, t.state]));
   for (const c of plan.eligible) {
-    let dir: string;
+    let dir: string | null;
+    const t = now.get(c.txid);
+    const refs = t !== undefined && keptInRefs(t) ? t.snapshot! : null;
     try {
       if (states.get(c.txid) !== 'RESTORABLE') throw new Error(`no longer restorable (now ${states.get(c.txid) ?? 'unknown'}); left alone`);
-      dir = txDir(physical, c.txid);
+      if (refs && !opts.git) throw new Error('its commits are kept by git refs, and there is no git to remove them with; left alone');
+      dir = refs && !fs.existsSync(path.join(physical, c.txid)) ? null : txDir(physical, c.txid);
     } catch (err) {
       out.failed.push({ txid: c.txid, recorded: false, error: (err as Error).message });
       continue;
     }
-    const bytes = treeBytes(dir);
+    const bytes = dir ? treeBytes(dir) : 0;
     const record = { kind: 'purge' as const, txid: c.txid, session: opts.session, bytes, reason: c.why };
     try {
       // The audit first: a purge in the manifest then always has its audit record, and a failure
@@ -347,8 +369,15 @@ function executeLocked(q: QuarantinePlace, plan: GcPlan, opts: { session: string
       out.failed.push({ txid: c.txid, recorded: false, error: `not recorded, nothing removed: ${(err as Error).message}` });
       continue;
     }
+    if (refs) {
+      const error = dropKeptRefs(opts.git!, c.txid, refs.repo, refs.globals);
+      if (error) {
+        out.failed.push({ txid: c.txid, recorded: true, error: `purge recorded but its refs were not all removed (git for-each-ref refs/agent-guard/${c.txid}/ lists them): ${error}` });
+        continue;
+      }
+    }
     try {
-      fs.rmSync(dir, { recursive: true });
+      if (dir) fs.rmSync(dir, { recursive: true });
     } catch (err) {
       out.failed.push({ txid: c.txid, recorded: true, error: `purge recorded but the removal did not finish (run gc --execute again): ${(err as Error).message}` });
       continue;

@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
-import { loadFolded, PURGED, RESTORED, tx, type Folded, type Snap } from './txindex.js';
+import { APPLIED, loadFolded, PARTIAL, PURGED, RESTORED, tx, type Folded, type Snap } from './txindex.js';
 import { manifestPath, moveEntry, newTxid, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { exists } from '../probe/fs.js';
 import type { GitRunner } from '../probe/git.js';
-import { applySnapshot, restoreRefs } from './snapshot.js';
+import { chooseSnapshotFiles, restoreRefs, restoreSnapshot, restoreSnapshotPaths } from './snapshot.js';
 import { bdirname, bIsWithin, bjoin, brelative, bsplit, display } from './bpath.js';
 
 export type TxState = 'RESTORABLE' | 'RESTORED' | 'FAILED' | 'GC_ELIGIBLE' | 'PURGED';
@@ -42,6 +42,8 @@ export interface Transaction {
   items: TxItem[];
   /** A git snapshot taken before an overwriting git command. */
   snapshot?: Snap;
+  /** Some of its paths were restored on their own (`restore <txid> PATH…`). */
+  partly?: true;
 }
 
 export interface RestoreOutcome {
@@ -50,10 +52,12 @@ export interface RestoreOutcome {
   skipped: { origin: string; reason: string }[];
   /** Occupants of an origin moved aside by --force (restorable under this txid). */
   displaced?: string;
+  /** A snapshot restore that was refused: the git commands that would do it by hand. */
+  commands?: string[];
 }
 
 export class RestoreError extends Error {
-  readonly code: 'UNKNOWN_TXID' | 'BAD_TXID';
+  readonly code: 'UNKNOWN_TXID' | 'BAD_TXID' | 'UNKNOWN_PATH' | 'WHOLE_ONLY';
   constructor(code: RestoreError['code'], message: string) {
     super(message);
     this.code = code;
@@ -108,13 +112,14 @@ export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded
   for (const t of folded.txs.values()) {
     const txid = tx.txid(t);
     const restored = tx.has(t, RESTORED);
+    const partly = tx.has(t, PARTIAL);
     const purged = tx.has(t, PURGED);
     const snap = tx.snap(t);
     const list: TxItem[] = [];
     // A completed relocation of a transaction with no restore or purge is where the records say
     // while its transaction directory is there (one readdir for all); anything else is checked on
     // disk. `restore` checks every entry again before moving it.
-    const verify = restored || purged;
+    const verify = restored || partly || purged;
     let anyPresent = false;
     for (const it of tx.items(t)) {
       if (!withItems && anyPresent) break; // only the state is wanted, and it is settled
@@ -144,11 +149,14 @@ export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded
       else if (odd) item.bytes = { origin: Buffer.from(o).toString('base64'), dest: Buffer.from(d).toString('base64') };
       list.push(item);
     }
-    const present = anyPresent || (!restored && (snap?.stash != null || (snap?.refs?.length ?? 0) + (snap?.stashes?.length ?? 0) > 0));
-    const state: TxState = purged ? 'PURGED' : present ? 'RESTORABLE' : restored ? 'RESTORED' : 'FAILED';
+    // A snapshot is there until a restore applied it (a refused restore leaves it restorable); kept
+    // refs until a restore of the transaction.
+    const present = anyPresent || (snap?.stash != null && !tx.has(t, APPLIED)) || (!restored && (snap?.refs?.length ?? 0) + (snap?.stashes?.length ?? 0) > 0);
+    const state: TxState = purged ? 'PURGED' : present ? 'RESTORABLE' : restored || partly ? 'RESTORED' : 'FAILED';
     // No spread: one object shape for tens of thousands of transactions.
     const entry: Transaction = { txid, ts: tx.ts(t), session: tx.session(t), command: tx.command(t), pid: tx.pid(t), state, itemCount: tx.items(t).length, items: list };
     if (snap) entry.snapshot = snap;
+    if (partly) entry.partly = true;
     out.push(entry);
   }
   out.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.txid < b.txid ? -1 : 1));
@@ -204,25 +212,152 @@ function moveNoClobber(src: Buffer, dst: Buffer): void {
   fs.unlinkSync(src);
 }
 
-export function restore(q: QuarantinePlace, txid: string, opts: { force?: boolean; session: string | null; git?: GitRunner }): RestoreOutcome {
+export interface RestoreOptions {
+  force?: boolean;
+  session: string | null;
+  git?: GitRunner;
+  /** Restore only these (absolute, physical) paths: items of the transaction, a directory for its
+   *  subtree, or a path inside a quarantined directory. Unknown paths: RestoreError, nothing changed. */
+  paths?: readonly string[];
+}
+
+export function restore(q: QuarantinePlace, txid: string, opts: RestoreOptions): RestoreOutcome {
   if (!TXID.test(txid)) throw new RestoreError('BAD_TXID', `${JSON.stringify(txid)} is not a transaction id (they look like 20261202T113000Z-1a2b3c4d)`);
   return withQuarantineLock(q, () => restoreLocked(q, txid, opts));
 }
 
-function restoreLocked(q: QuarantinePlace, txid: string, opts: { force?: boolean; session: string | null; git?: GitRunner }): RestoreOutcome {
+/** A chosen entry: a whole item, or (`sub`) a path inside a quarantined directory. */
+interface Chosen {
+  item: TxItem;
+  sub: Buffer | null;
+}
+
+/** An item's origin relative to the workspace, and its dest, as exact bytes. */
+function exact(q: QuarantinePlace, item: TxItem): { relOrigin: Buffer; dest: Buffer } {
+  // The recorded bytes, or the display form, which is exact when there are no bytes (listTransactions
+  // builds it as <root>/<origin as recorded> and <quarantine>/<dest>).
+  const relOrigin = item.bytes ? Buffer.from(item.bytes.origin, 'base64') : Buffer.from(below(q.root, item.origin) ?? '..');
+  const dest = item.bytes ? bjoin(Buffer.from(q.quarantine), Buffer.from(item.bytes.dest, 'base64')) : Buffer.from(item.dest);
+  return { relOrigin, dest };
+}
+
+const SLASH = 0x2f;
+/** Is `p` (bytes) `base` itself or below it? */
+const within = (p: Buffer, base: Buffer): boolean => p.equals(base) || (p.length > base.length && p[base.length] === SLASH && p.subarray(0, base.length).equals(base));
+
+/** The entries of a transaction the paths name (absolute, physical). Throws RestoreError naming
+ *  every path that is not in it. */
+function choose(q: QuarantinePlace, tx: Transaction, paths: readonly string[]): Chosen[] {
+  const root = Buffer.from(q.root);
+  const out: Chosen[] = [];
+  const unknown: string[] = [];
+  for (const p of paths) {
+    const abs = Buffer.from(p);
+    let found = false;
+    for (const item of tx.items) {
+      const { relOrigin, dest } = exact(q, item);
+      const origin = bjoin(root, relOrigin);
+      if (within(origin, abs)) {
+        out.push({ item, sub: null });
+        found = true;
+      } else if (within(abs, origin) && item.present) {
+        const sub = abs.subarray(origin.length + 1);
+        if (bsplit(sub).some((c) => c.equals(DOTDOT) || c.equals(DOT)) || !exists(bjoin(dest, sub))) continue;
+        out.push({ item, sub });
+        found = true;
+      }
+    }
+    if (!found) unknown.push(p);
+  }
+  if (unknown.length > 0) throw new RestoreError('UNKNOWN_PATH', `not in transaction ${tx.txid}: ${unknown.join(', ')} (agent-guard restore show ${tx.txid} lists what it holds)`);
+  // One entry per item: the whole item wins over paths inside it; a path inside another goes.
+  const whole = new Set(out.filter((c) => c.sub === null).map((c) => c.item));
+  const subs = out.filter((c) => c.sub !== null && !whole.has(c.item)).sort((a, b) => a.sub!.length - b.sub!.length);
+  const kept: Chosen[] = [];
+  for (const c of subs) if (!kept.some((d) => d.item === c.item && within(c.sub!, d.sub!))) kept.push(c);
+  return [...tx.items.filter((i) => whole.has(i)).map((item) => ({ item, sub: null })), ...kept];
+}
+
+/** Creates the missing directories of `rel` (relative to root) for a path restored from inside the
+ *  quarantined directory `item` (its origin has `itemDepth` components): the item's directory and
+ *  those below it get the modes of their counterparts under `dest` (returned, to set once the entry
+ *  is in: until then they are writable by the owner); the ones above it are made as mkdir -p would. */
+function mkdirLike(root: Buffer, rel: Buffer, dest: Buffer, itemDepth: number): [Buffer, number][] {
+  const made: [Buffer, number][] = [];
+  let at = root;
+  let there = dest;
+  for (const [i, part] of bsplit(rel).entries()) {
+    at = bjoin(at, part);
+    if (i >= itemDepth) there = bjoin(there, part);
+    if (exists(at)) continue;
+    if (i < itemDepth - 1) {
+      fs.mkdirSync(at);
+      continue;
+    }
+    fs.mkdirSync(at, { mode: 0o700 });
+    made.push([at, (fs.lstatSync(there, { throwIfNoEntry: false })?.mode ?? 0o40755) & 0o7777]);
+  }
+  return made;
+}
+
+const isRealDir = (p: Buffer): boolean => fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+
+/** Moves back what of the quarantined directory `from` is missing in the existing directory `to`,
+ *  directory by directory; what exists on both sides as something else than two directories is a
+ *  clash (left where it is). Directories of the quarantine emptied this way are removed. Returns how
+ *  many entries moved. */
+function mergeBack(from: Buffer, to: Buffer, clash: Buffer[]): number {
+  let moved = 0;
+  for (const name of fs.readdirSync(from, { encoding: 'buffer' })) {
+    const src = bjoin(from, name);
+    const dst = bjoin(to, name);
+    if (!exists(dst)) {
+      try {
+        moveNoClobber(src, dst);
+        moved++;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw err;
+        clash.push(dst);
+      }
+    } else if (isRealDir(src) && isRealDir(dst)) moved += mergeBack(src, dst, clash);
+    else clash.push(dst);
+  }
+  if (fs.readdirSync(from).length === 0) fs.rmdirSync(from);
+  return moved;
+}
+
+function restoreLocked(q: QuarantinePlace, txid: string, opts: RestoreOptions): RestoreOutcome {
   const tx = listTransactions(q).transactions.find((t) => t.txid === txid);
   if (!tx) throw new RestoreError('UNKNOWN_TXID', `no transaction ${txid} in ${manifestPath(q)}`);
   const out: RestoreOutcome = { txid, restored: [], skipped: [] };
   const root = Buffer.from(q.root);
   const quarantine = Buffer.from(q.quarantine);
   const rel = (p: string): string => (p.startsWith('stash ') || p.startsWith('ref ') || p === 'refs' ? p : path.relative(q.root, p));
-  let displacedTx: string | null = null;
-  if (tx.snapshot?.stash && tx.state === 'RESTORABLE') {
-    const applied = opts.git ? applySnapshot(opts.git, tx.snapshot.repo, tx.snapshot.globals, tx.snapshot.stash) : { ok: false, message: 'no git to apply it with' };
-    if (applied.ok) out.restored.push(`stash ${tx.snapshot.stash}`);
-    else out.skipped.push({ origin: `stash ${tx.snapshot.stash}`, reason: `git stash apply refused: ${applied.message}` });
+  const paths = opts.paths;
+  const hasRefs = (tx.snapshot?.refs?.length ?? 0) > 0 || (tx.snapshot?.stashes?.length ?? 0) > 0;
+  if (paths && hasRefs) throw new RestoreError('WHOLE_ONLY', `transaction ${txid} holds refs: it restores as a whole (agent-guard restore ${txid})`);
+  let chosen: Chosen[] = tx.items.map((item) => ({ item, sub: null }));
+  let snapFiles: string[] | null = null;
+  if (paths) {
+    const snapChosen = tx.snapshot?.stash && tx.state === 'RESTORABLE' && opts.git ? chooseSnapshotFiles(opts.git, tx.snapshot, paths) : null;
+    if (snapChosen) {
+      if (snapChosen.unknown.length > 0) throw new RestoreError('UNKNOWN_PATH', `not in transaction ${txid}: ${snapChosen.unknown.join(', ')} (agent-guard restore show ${txid} lists what it holds)`);
+      snapFiles = snapChosen.files;
+      chosen = [];
+    } else chosen = choose(q, tx, paths);
   }
-  if (tx.snapshot && tx.state === 'RESTORABLE' && ((tx.snapshot.refs?.length ?? 0) > 0 || (tx.snapshot.stashes?.length ?? 0) > 0)) {
+  let displacedTx: string | null = null;
+  if (tx.snapshot?.stash && tx.state === 'RESTORABLE' && (!paths || snapFiles)) {
+    if (!opts.git) out.skipped.push({ origin: `stash ${tx.snapshot.stash}`, reason: 'no git to apply it with' });
+    else {
+      const back = snapFiles ? restoreSnapshotPaths(opts.git, tx.snapshot, snapFiles) : restoreSnapshot(opts.git, txid, tx.snapshot);
+      out.restored.push(...back.restored);
+      out.skipped.push(...back.skipped);
+      if (back.commands) out.commands = back.commands;
+    }
+  }
+  if (tx.snapshot && tx.state === 'RESTORABLE' && hasRefs) {
     if (!opts.git) out.skipped.push({ origin: 'refs', reason: 'no git to re-create them with' });
     else {
       const back = restoreRefs(opts.git, txid, tx.snapshot.repo, tx.snapshot.globals, { refs: tx.snapshot.refs ?? [], stashes: tx.snapshot.stashes ?? [] });
@@ -230,35 +365,43 @@ function restoreLocked(q: QuarantinePlace, txid: string, opts: { force?: boolean
       out.skipped.push(...back.skipped);
     }
   }
-  for (const item of tx.items) {
+  for (const { item, sub } of chosen) {
+    const shown = sub ? `${item.origin}/${sub.toString('utf8')}` : item.origin;
     if (!item.present) {
-      out.skipped.push({ origin: item.origin, reason: 'not in the quarantine (restored or purged already)' });
+      out.skipped.push({ origin: shown, reason: 'not in the quarantine (restored or purged already)' });
       continue;
     }
-    // Exact paths: the recorded bytes, or the display form, which is exact when there are no bytes
-    // (listTransactions builds it as <root>/<origin as recorded> and <quarantine>/<dest>).
-    const relOrigin = item.bytes ? Buffer.from(item.bytes.origin, 'base64') : Buffer.from(below(q.root, item.origin) ?? '..');
+    const whole = exact(q, item);
+    const relOrigin = sub ? bjoin(whole.relOrigin, sub) : whole.relOrigin;
     const origin = bjoin(root, relOrigin);
-    const dest = item.bytes ? bjoin(quarantine, Buffer.from(item.bytes.dest, 'base64')) : Buffer.from(item.dest);
+    const dest = sub ? bjoin(whole.dest, sub) : whole.dest;
     if (!exists(dest)) {
-      out.skipped.push({ origin: item.origin, reason: 'not in the quarantine (restored or purged already)' });
+      out.skipped.push({ origin: shown, reason: 'not in the quarantine (restored or purged already)' });
       continue;
     }
     if (bsplit(relOrigin).some((c) => c.equals(DOTDOT) || c.equals(DOT)) || relOrigin.length === 0 || relOrigin[0] === 0x2f) {
-      out.skipped.push({ origin: item.origin, reason: 'origin is outside the workspace' });
+      out.skipped.push({ origin: shown, reason: 'origin is outside the workspace' });
       continue;
     }
     if (!pathIsPlain(root, origin)) {
-      out.skipped.push({ origin: item.origin, reason: 'a symlink or file stands where a directory of the origin path should be' });
+      out.skipped.push({ origin: shown, reason: 'a symlink or file stands where a directory of the origin path should be' });
+      continue;
+    }
+    if (exists(origin) && !opts.force && !sub && tx.partly && isRealDir(origin) && isRealDir(dest)) {
+      // The rest of a directory some of whose paths were restored on their own: what is missing at
+      // the origin goes back into it; nothing there is replaced.
+      const clash: Buffer[] = [];
+      if (mergeBack(dest, origin, clash) > 0 || clash.length === 0) out.restored.push(shown);
+      for (const c of clash) out.skipped.push({ origin: display(c), reason: 'origin exists (use --force to restore over it; what is there is quarantined first)' });
       continue;
     }
     if (exists(origin)) {
       // Only an intent, an origin and a complete copy: a move across filesystems was interrupted
       // while removing its source. When nothing at the origin differs from the copy, finishing it
       // loses nothing, and what is left at the origin is moved aside as --force would (never deleted).
-      const remnant = !item.completed && containedIn(origin, dest);
+      const remnant = !sub && !item.completed && containedIn(origin, dest);
       if (!opts.force && !remnant) {
-        out.skipped.push({ origin: item.origin, reason: 'origin exists (use --force to restore over it; what is there is quarantined first)' });
+        out.skipped.push({ origin: shown, reason: 'origin exists (use --force to restore over it; what is there is quarantined first)' });
         continue;
       }
       displacedTx ??= newTxid();
@@ -277,21 +420,31 @@ function restoreLocked(q: QuarantinePlace, txid: string, opts: { force?: boolean
       appendRecord(manifestPath(q), { kind: 'relocate', ...fields });
       out.displaced = displacedTx;
     }
-    fs.mkdirSync(bdirname(origin), { recursive: true });
+    // A path from inside a quarantined directory: the directories above it get the modes they had.
+    const made = sub ? mkdirLike(root, bdirname(relOrigin), whole.dest, bsplit(whole.relOrigin).length) : [];
+    if (!sub) fs.mkdirSync(bdirname(origin), { recursive: true });
     try {
       moveNoClobber(dest, origin);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && !exists(dest)) {
-        out.skipped.push({ origin: item.origin, reason: 'no longer in the quarantine (removed while restoring)' });
+        out.skipped.push({ origin: shown, reason: 'no longer in the quarantine (removed while restoring)' });
         continue;
       }
       if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw err;
-      out.skipped.push({ origin: item.origin, reason: 'origin was re-created while restoring; left as it is' });
+      out.skipped.push({ origin: shown, reason: 'origin was re-created while restoring; left as it is' });
       continue;
     }
-    out.restored.push(item.origin);
+    for (const [dir, mode] of made.reverse()) fs.chmodSync(dir, mode);
+    out.restored.push(shown);
   }
-  appendRecord(manifestPath(q), { kind: 'restore', txid, session: opts.session, restored: out.restored.map(rel), skipped: out.skipped.map((s) => ({ origin: rel(s.origin), reason: s.reason })) });
+  appendRecord(manifestPath(q), {
+    kind: 'restore',
+    txid,
+    session: opts.session,
+    restored: out.restored.map(rel),
+    skipped: out.skipped.map((s) => ({ origin: rel(s.origin), reason: s.reason })),
+    ...(paths ? { paths: paths.map((p) => path.relative(q.root, p)) } : {}),
+  });
   return out;
 }

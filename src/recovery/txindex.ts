@@ -13,9 +13,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodePath, readRecordsFrom, type StoredRecord } from './records.js';
+import type { HeadState } from './head.js';
 
 export const INDEX_FILE = 'index.json';
-const INDEX_VERSION = 5;
+const INDEX_VERSION = 6;
 /** Bytes before the indexed offset that must match, and how many more 64-byte samples spread over
  *  the indexed part must match too (catches a manifest replaced or rewritten in place, without
  *  reading it all: that is what the index saves). */
@@ -35,6 +36,12 @@ export type ItemRow = [string, string | null, string, number, string?, string?];
 
 export type Snap = {
   stash: string | null;
+  /** The ref that keeps the snapshot (`refs/agent-guard/<txid>/snapshot`); absent in records of an
+   *  older version, which kept it in `refs/stash`. */
+  ref?: string;
+  /** HEAD before the command, and where the command was to leave it (null: not known). */
+  before?: HeadState;
+  after?: HeadState | null;
   repo: string;
   globals: string[];
   /** Refs and stash entries a git command dropped (recordRefs). */
@@ -42,7 +49,8 @@ export type Snap = {
   stashes?: { sha: string; message: string }[];
 };
 
-/** [txid, ts, session, command, pid, flags (1 started, 2 restored, 4 purged), records, items,
+/** [txid, ts, session, command, pid, flags (1 started, 2 restored, 4 purged, 8 partly restored
+ *  (`restore <txid> PATH…`), 16 snapshot applied), records, items,
  *  snapshot or null, cached size: bytes below the directory, record count when measured, the
  *  directory entry's own size]. */
 export type TxRow = [string, string, string | null, string | null, number | null, number, number, ItemRow[], Snap | null, number?, number?, number?];
@@ -50,6 +58,10 @@ export type TxRow = [string, string, string | null, string | null, number | null
 export const STARTED = 1;
 export const RESTORED = 2;
 export const PURGED = 4;
+/** A restore of chosen paths only. */
+export const PARTIAL = 8;
+/** The snapshot itself was applied by a restore. */
+export const APPLIED = 16;
 
 /** Accessors over a TxRow (no copies). */
 export const tx = {
@@ -103,6 +115,14 @@ function field(f: PathField): { shown: string; b64?: string } | null {
   }
 }
 
+/** A recorded HEAD state, or null when it is not one. */
+function head(v: unknown): HeadState | null {
+  if (v === null || typeof v !== 'object') return null;
+  const { ref, sha } = v as Record<string, unknown>;
+  if ((ref !== null && typeof ref !== 'string') || (sha !== null && typeof sha !== 'string')) return null;
+  return { ref, sha };
+}
+
 const keyOf = (txid: string, it: ItemRow): string => (it[5] !== undefined ? `b64:${it[5]}` : itemDest(txid, it));
 
 function fold(txs: Map<string, TxRow>, records: readonly StoredRecord[]): void {
@@ -153,7 +173,14 @@ function fold(txs: Map<string, TxRow>, records: readonly StoredRecord[]): void {
         break;
       }
       case 'snapshot':
-        if (typeof r.repo === 'string') t[8] = { stash: typeof r.stash === 'string' ? r.stash : null, repo: r.repo, globals: Array.isArray(r.globals) ? r.globals.map(String) : [] };
+        if (typeof r.repo === 'string') {
+          const snap: Snap = { stash: typeof r.stash === 'string' ? r.stash : null, repo: r.repo, globals: Array.isArray(r.globals) ? r.globals.map(String) : [] };
+          if (typeof r.ref === 'string') snap.ref = r.ref;
+          const before = head(r.before);
+          if (before) snap.before = before;
+          if (r.after !== undefined) snap.after = head(r.after);
+          t[8] = snap;
+        }
         break;
       case 'refs': {
         const list = <T>(v: unknown, ok: (x: Record<string, unknown>) => boolean): T[] => (Array.isArray(v) ? (v.filter((x) => x !== null && typeof x === 'object' && ok(x as Record<string, unknown>)) as T[]) : []);
@@ -167,9 +194,12 @@ function fold(txs: Map<string, TxRow>, records: readonly StoredRecord[]): void {
         };
         break;
       }
-      case 'restore':
-        t[5] |= RESTORED;
+      case 'restore': {
+        t[5] |= Array.isArray(r.paths) ? PARTIAL : RESTORED;
+        const stash = t[8]?.stash;
+        if (stash && Array.isArray(r.restored) && r.restored.some((x) => typeof x === 'string' && x.startsWith(`stash ${stash}`))) t[5] |= APPLIED;
         break;
+      }
       case 'purge':
         t[5] |= PURGED;
         break;

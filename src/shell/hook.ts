@@ -16,6 +16,7 @@ import { EXIT } from '../exit-codes.js';
 import { explain } from '../engine.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import type { UndeterminableReason } from '../classifier/types.js';
+import { keptBy, notice } from '../notice.js';
 
 export interface HookInput {
   shell: 'bash' | 'zsh';
@@ -204,6 +205,9 @@ export function hookShell(input: HookInput, ctx: HookContext): number {
   // The shells' own text: POSIX whatever AGENT_GUARD_DIALECT says (it selects the dialect of text a
   // harness or `check` is given).
   const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims, dialect: 'posix', hooked: true }, ctx.env, { tamper: true });
-  if (v.action === 'run') return EXIT.OK;
+  if (v.action === 'run') {
+    if (v.r && !v.deferred) notice(ctx.env, input.cwd, keptBy(v.r), ctx.io.stderr);
+    return EXIT.OK;
+  }
   return say(ctx, v, input.text);
 }

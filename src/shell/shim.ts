@@ -23,6 +23,7 @@ import { redact } from '../recovery/redact.js';
 import { appendRecord } from '../recovery/records.js';
 import { auditPath } from '../recovery/quarantine.js';
 import { parseFindArgs, planFindDelete } from './find.js';
+import { keptBy, notice } from '../notice.js';
 
 export interface ShimIO {
   stdout(s: string): void;
@@ -205,6 +206,7 @@ function shimRm(real: string, args: readonly string[], ctx: ShimContext): Direct
   if (chosen.length > 0) {
     const done = enforce(restrictTo(r, new Set(chosen.map((c) => c.physical))), text, config);
     if (done.decision !== 'ALLOW') return refuse(ctx, argv, done);
+    notice(ctx.env, ctx.cwd, keptBy(done), ctx.io.stderr);
     if (a.verbose) {
       const lines: string[] = [];
       const moved = done.compensations.flatMap((c) => (Array.isArray(c.moved) ? (c.moved as { origin: string; dest: string }[]) : []));
@@ -232,7 +234,9 @@ function shimUnlink(real: string, args: readonly string[], ctx: ShimContext): Di
   const st = fs.lstatSync(path.resolve(ctx.cwd, args[0]!), { throwIfNoEntry: false });
   if (!st || st.isDirectory()) return run; // the real unlink reports it
   const done = enforce(r, text, config);
-  return done.decision === 'ALLOW' ? exit(0) : refuse(ctx, argv, done);
+  if (done.decision !== 'ALLOW') return refuse(ctx, argv, done);
+  notice(ctx.env, ctx.cwd, keptBy(done), ctx.io.stderr);
+  return exit(0);
 }
 
 /** rmdir removes only empty directories: nothing in them to keep. The policy still decides (a
@@ -258,6 +262,7 @@ function shimShred(real: string, args: readonly string[], ctx: ShimContext): Dir
   const res = relocate(place, targets, { session: config.session, command: redact(text), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir), { keepOrigin: true });
   auditShim(place, text, config, res.failure ? 'BLOCK' : 'ALLOW', res.failure?.code ?? r.code, res.txid);
   if (res.failure) return refuse(ctx, argv, { decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message) });
+  notice(ctx.env, ctx.cwd, [{ txid: res.txid, moved: res.moved, copied: true }], ctx.io.stderr);
   return run;
 }
 
@@ -335,6 +340,7 @@ function shimGit(real: string, args: readonly string[], ctx: ShimContext): Direc
   }
   const done = enforce(r, text, config);
   if (done.decision !== 'ALLOW') return refuse(ctx, argv, done);
+  notice(ctx.env, ctx.cwd, keptBy(done), ctx.io.stderr);
   if (!cleaning) return run;
   const quiet = args.slice(sub + 1).some((a) => a === '-q' || a === '--quiet' || (/^-[a-zA-Z]+$/.test(a) && a.includes('q')));
   if (!quiet && lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
@@ -359,6 +365,7 @@ function keepDropped(real: string, args: readonly string[], ctx: ShimContext, r:
   const res = recordRefs(place, git, { cwd: ctx.cwd, globals }, { session: config.session, command: redact(text), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir), dropped);
   auditShim(place, text, config, res.error ? 'BLOCK' : 'ALLOW', res.error ? 'COMPENSATION_FAILED' : r.code, res.txid);
   if (res.error) return refuse(ctx, argv, { decision: 'BLOCK', code: 'COMPENSATION_FAILED', explanation: explain('COMPENSATION_FAILED', res.error) });
+  notice(ctx.env, ctx.cwd, [{ txid: res.txid, refs: dropped.refs.map((x) => x.ref), stashes: dropped.stashes.length }], ctx.io.stderr);
   return run;
 }
 
@@ -430,5 +437,6 @@ function shimFindDelete(real: string, args: readonly string[], ctx: ShimContext)
   const res = relocate(place, exact, { session: config.session, command: redact(findText), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir));
   auditShim(place, findText, config, res.failure ? 'BLOCK' : 'ALLOW', res.failure?.code ?? r.code, res.txid);
   if (res.failure) return refuse(ctx, argv, { decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message) });
+  notice(ctx.env, ctx.cwd, [{ txid: res.txid, moved: res.moved }], ctx.io.stderr);
   return plan.rerun ? rerun() : exit(0);
 }

@@ -205,17 +205,14 @@ function state(ws: string): State {
   };
   walk('');
   out['git:branches'] = gitOk(ws, 'for-each-ref', '--format=%(refname)', 'refs/heads');
-  // The snapshots agent-guard stores (`agent-guard snapshot <txid>`) are asserted on their own.
-  out['git:stash'] = gitOk(ws, 'stash', 'list', '--format=%gs')
-    .split('\n')
-    .filter((l) => !l.startsWith('agent-guard snapshot '))
-    .join('\n');
+  // The user's stash, whole: agent-guard's snapshots never go there (refs/agent-guard/<txid>/snapshot).
+  out['git:stash'] = gitOk(ws, 'stash', 'list', '--format=%gs');
   out['../outside'] = fs.readdirSync(path.join(ws, '..', 'outside')).join(',') + ':' + fs.readFileSync(path.join(ws, '..', 'outside', 'keep.txt'), 'utf8');
   return out;
 }
 
-/** How many snapshots agent-guard stored in the stash. */
-const snapshots = (ws: string) => gitOk(ws, 'stash', 'list', '--format=%gs').split('\n').filter((l) => l.startsWith('agent-guard snapshot ')).length;
+/** How many snapshots agent-guard keeps (refs/agent-guard/<txid>/snapshot). */
+const snapshots = (ws: string) => gitOk(ws, 'for-each-ref', '--format=%(refname)', 'refs/agent-guard').split('\n').filter((l) => l.endsWith('/snapshot')).length;
 
 function applied(before: State, changes: Record<string, string | null>): State {
   const out = { ...before };
@@ -366,7 +363,7 @@ describeSandboxed('conformance: one outcome per case, whatever the entry point',
       expect(held.sort()).toEqual([...e.moved].sort());
       if (e.snapshot) {
         expect(tx.snapshot?.stash).toMatch(/^[0-9a-f]{40}$/);
-        expect(gitOk(ws, 'stash', 'list', '--format=%gs %H').split('\n')).toContain(`agent-guard snapshot ${tx.txid} ${tx.snapshot.stash}`);
+        expect(gitOk(ws, 'rev-parse', `refs/agent-guard/${tx.txid}/snapshot`)).toBe(tx.snapshot.stash);
       } else expect(tx.snapshot?.stash ?? null).toBeNull();
       if (e.refs) {
         expect(tx.snapshot.refs.map((r: { ref: string }) => r.ref)).toEqual(e.refs.refs);

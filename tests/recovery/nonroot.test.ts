@@ -7,24 +7,15 @@ import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { listing } from './fixtures/tree.js';
+import { copyForNobody, nodeForNobody, NOBODY } from '../helpers/nobody.js';
 
 const area = useSandboxArea('ag-nonroot');
-const NOBODY = 65534;
 
-/** The bundle and (when nobody cannot run the one in use) node, copied where nobody can reach them. */
+/** The bundle and (when nobody cannot run the one in use) node, copied where nobody can reach them
+ *  (nobody may not be able to read the checkout: a 0700 home). */
 function tools(): { node: string; bin: string } {
   const dir = path.join(area.rw(), 'tools');
-  if (!fs.existsSync(dir)) {
-    fs.mkdirSync(dir, { mode: 0o755 });
-    fs.copyFileSync(BIN, path.join(dir, 'agent-guard.cjs'));
-    fs.chmodSync(path.join(dir, 'agent-guard.cjs'), 0o755);
-  }
-  const probe = spawnSync('setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', '--', process.execPath, '-e', '0']);
-  if (probe.status === 0) return { node: process.execPath, bin: path.join(dir, 'agent-guard.cjs') };
-  const node = path.join(dir, 'node');
-  if (!fs.existsSync(node)) fs.copyFileSync(process.execPath, node);
-  fs.chmodSync(node, 0o755);
-  return { node, bin: path.join(dir, 'agent-guard.cjs') };
+  return { node: nodeForNobody(dir), bin: copyForNobody(BIN, dir, 0o755) };
 }
 
 /** A workspace owned by nobody (a git repo), in an area nobody can reach. */

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForNobody, nodeForNobody, NOBODY } from '../helpers/nobody.js';
 import { appendRecord, decodePath, encodePath, readRecords, RECORD_KINDS, RECORD_VERSION, type RecordKind } from '../../src/recovery/records.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -93,17 +94,16 @@ describe('appendRecord and readRecords', () => {
     fs.writeFileSync(file, '');
     fs.chmodSync(file, 0o444);
     if (process.getuid?.() === 0) {
-      // root ignores mode bits: ask an unprivileged user to append, through the real module.
+      // root ignores mode bits: ask an unprivileged user to append, through the real module
+      // (bundled into the temp dir: that user may not be able to read the checkout).
       fs.chmodSync(tmp, 0o755);
       fs.chmodSync(dir, 0o755);
-      const cache = path.join(dir, 'tmp'); // tsx's cache, inside the temp dir removed afterwards
-      fs.mkdirSync(cache);
-      fs.chownSync(cache, 65534, 65534);
+      const records = bundleForNobody(RECORDS_TS, path.join(dir, 'tools'));
       const script = `const { appendRecord } = await import(process.argv[1]);
         try { appendRecord(process.argv[2], { kind: 'mode', txid: null, session: null }); console.log('appended'); }
         catch (e) { console.log('threw: ' + e.message); }`;
-      const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, RECORDS_TS, file], {
-        cwd: REPO, uid: 65534, gid: 65534, encoding: 'utf8', env: { ...process.env, HOME: dir, TMPDIR: cache },
+      const r = spawnSync(nodeForNobody(path.join(dir, 'tools')), ['--input-type=module', '-e', script, records, file], {
+        cwd: dir, uid: NOBODY, gid: NOBODY, encoding: 'utf8', env: { ...process.env, HOME: dir },
       });
       expect(r.stderr).toBe('');
       expect(r.stdout).toMatch(/^threw: cannot append a record to .*open failed: EACCES/);

@@ -160,7 +160,9 @@ describeSandboxed('relocation', () => {
     const comp = c.json.compensations[0];
     expect(comp).toMatchObject({ strategy: 'snapshot', status: 'done' });
     expect(comp.stash).toMatch(/^[0-9a-f]{40}$/);
-    expect(git(['stash', 'list']).stdout).toContain(`agent-guard snapshot ${comp.txid}`);
+    // Kept under agent-guard's own ref, never in the user's stash.
+    expect(git(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/agent-guard']).stdout).toBe(`${comp.stash} refs/agent-guard/${comp.txid}/snapshot\n`);
+    expect(git(['stash', 'list']).stdout).toBe('');
     expect(runSandboxed(area.rw(), ['git', 'reset', '-q', '--hard'], { cwd: w.ws, env: w.env }).exitCode).toBe(0);
     expect(fs.readFileSync(path.join(w.ws, 'a.txt'), 'utf8')).toBe('committed\n');
     const back = guard(w, ['restore', comp.txid, '--json']);

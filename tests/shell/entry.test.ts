@@ -527,15 +527,16 @@ function doctor(w: World, argv: string[], opts: { cwd?: string; env?: Record<str
   const json = JSON.parse(r.stdout) as DoctorJson;
   return { exitCode: r.exitCode, json, status: Object.fromEntries(json.checks.map((c) => [c.id, c.status])) };
 }
-// The harness.* checks report which harness hooks are wired (a warning when none is): apart from
-// the test that looks at them, they are left out here.
+// The harness.* checks report which harness hooks are wired (information when the harness is not
+// installed, a warning when it is but has no hook): apart from the tests that look at them, they are
+// left out here.
 const withStatus = (d: { status: Record<string, string> }, s: string) =>
   Object.entries(d.status)
     .filter(([k, v]) => v === s && !k.startsWith('harness.'))
     .map(([k]) => k);
 
 describeSandboxed('doctor', () => {
-  itSandboxed('inside run: every check ok, exit 0', () => {
+  itSandboxed('inside run: every check ok, the harness hooks of harnesses not installed are info, exit 0', () => {
     const { ag } = sharedInstall();
     const w = world();
     const d = doctor(w, [ag, 'run', '--', ag]);
@@ -548,6 +549,16 @@ describeSandboxed('doctor', () => {
     const h = sbx(w, [ag, 'run', '--', ag, 'doctor']);
     expect(h.exitCode).toBe(0);
     for (const id of DOCTOR_IDS.filter((i) => !i.startsWith('harness.'))) expect(h.stdout).toMatch(new RegExp(`^ok +${id.replace('.', '\\.')} `, 'm'));
+    // No harness installed (none on PATH, no settings directory): information, not warnings.
+    const harnesses = DOCTOR_IDS.filter((i) => i.startsWith('harness.'));
+    expect(harnesses.map((i) => d.status[i])).toEqual(harnesses.map(() => 'info'));
+    for (const id of harnesses) expect(h.stdout).toMatch(new RegExp(`^info +${id.replace('.', '\\.')} `, 'm'));
+    expect(h.stdout).toMatch(/^guarded\n$/m);
+    // Claude Code installed (its settings directory) without the hook: that one warns.
+    fs.mkdirSync(path.join(w.home, '.claude'));
+    const claude = doctor(w, [ag, 'run', '--', ag]);
+    expect(harnesses.map((i) => claude.status[i])).toEqual(['warn', 'info', 'info', 'info']);
+    expect(claude.exitCode).toBe(0);
   });
 
   itSandboxed('outside run: path.shims-first fails, the hooks warn, exit 1; the --json shape', () => {

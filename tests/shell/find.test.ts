@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseFindArgs, planFindDelete } from '../../src/shell/find.js';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
+import { bundleForNobody, nodeForNobody, NOBODY } from '../helpers/nobody.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const DRIVER = fileURLToPath(new URL('./find-fixtures/plan-driver.ts', import.meta.url));
 const FIND = '/usr/bin/find';
 
@@ -318,7 +318,6 @@ const CASES: Case[] = [
   { name: 'overlapping starting points', args: () => ['.', 'src', '-name', '*.o', '-delete'], refuse: /overlap/ },
 ];
 
-const NOBODY = 65534;
 
 /** Extra entries for the non-root run: directories nobody can read (mode 000, owned by nobody). */
 function populateLocked(root: string): void {
@@ -367,9 +366,12 @@ function equivalence(title: string, cases: Case[], opts: { build: (root: string)
         const sub = (root: string): string => (c.cwd ? path.join(root, c.cwd) : root);
         return { argsA: c.args(r.A), cwdA: sub(r.A), argsB: c.args(r.B), cwdB: sub(r.B), trash: r.trash };
       });
-      const node = [process.execPath, '--import', 'tsx', DRIVER, JSON.stringify({ real: FIND, cases: spec })];
+      // The driver bundled into the writable area: a user who is not root may not be able to read
+      // the checkout (a 0700 home).
+      const tools = path.join(area.rw(), 'tools');
+      const node = [opts.nobody ? nodeForNobody(tools) : process.execPath, bundleForNobody(DRIVER, tools), JSON.stringify({ real: FIND, cases: spec })];
       const argv = opts.nobody ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...node] : node;
-      const drv = runSandboxed(area.rw(), argv, { cwd: REPO, timeoutMs: 120_000, env: { HOME: area.rw() } });
+      const drv = runSandboxed(area.rw(), argv, { cwd: area.rw(), timeoutMs: 120_000, env: { HOME: area.rw() } });
       if (drv.exitCode !== 0) throw new Error(`driver exited ${drv.exitCode}: ${drv.stderr}`);
       reports = JSON.parse(drv.stdout);
     }, 180_000);

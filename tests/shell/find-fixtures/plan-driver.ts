@@ -1,5 +1,5 @@
 // The destructive half of tests/shell/find.test.ts, run INSIDE the sandbox (it runs the real
-// `find … -delete` and moves files): `node --import tsx plan-driver.ts '<json>'`, json
+// `find … -delete` and moves files), bundled into the test's writable area: `node plan-driver.mjs '<json>'`, json
 // {real, cases: [{argsA, cwdA, argsB, cwdB, trash}]}. For each case: the real find -delete on A,
 // output and status recorded; then on B: planFindDelete, every `relocate` entry moved to
 // <trash>/<index> (renameSync, standing in for the quarantine), and the real find run again with
