@@ -74,3 +74,14 @@ export function tellTty(text: string, device = '/dev/tty'): void {
     // no terminal: nothing to say
   }
 }
+
+/** Text as a human must see it before authorizing it: control characters (escape sequences, `\r`,
+ *  backspace), C1 controls and Unicode bidirectional/invisible formatting characters are shown as
+ *  `\xNN` / `\u{…}`, so no command can repaint or reorder what the terminal shows. Newlines stay. */
+export function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => {
+    const n = c.codePointAt(0)!;
+    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u{${n.toString(16)}}`;
+  });
+}

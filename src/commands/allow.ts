@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { EXIT } from '../exit-codes.js';
 import { auditGrant, dropRequest, findRequest, grantRequest, grantStore, ID_PATTERN, listRequests, GRANT_TTL_MS } from '../grants/store.js';
-import { askOnTty } from '../tty.js';
+import { askOnTty, visible } from '../tty.js';
 import type { CommandContext } from '../cli.js';
 
 export function configureAllow(program: Command, ctx: CommandContext): void {
@@ -34,7 +34,7 @@ export function runAllow(id: string | undefined, opts: { json?: boolean }, ctx: 
     const reqs = listRequests(store, now);
     if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, requests: reqs.map((r) => ({ id: r.id, command: r.text, cwd: r.cwd, code: r.code, requested: r.requested, expires: r.expires })) }) + '\n');
     else if (reqs.length === 0) ctx.io.stdout('no pending requests\n');
-    else for (const r of reqs) ctx.io.stdout(`${r.id}  ${age(r.requested, now)}  ${r.code}  in ${r.cwd}\n    ${r.text.replace(/\n/g, '\n    ')}\n`);
+    else for (const r of reqs) ctx.io.stdout(`${r.id}  ${age(r.requested, now)}  ${visible(r.code)}  in ${visible(r.cwd)}\n    ${visible(r.text).replace(/\n/g, '\n    ')}\n`);
     return EXIT.OK;
   }
   if (!ID_PATTERN.test(id)) return fail(`${JSON.stringify(id)} is not a request id (8 letters and digits, as the refusal printed it)`);
@@ -46,10 +46,10 @@ export function runAllow(id: string | undefined, opts: { json?: boolean }, ctx: 
   const minutes = GRANT_TTL_MS / 60_000;
   const answer = askOnTty(
     [
-      `agent-guard: ${req.code}: ${req.explanation}`,
-      `  command: ${req.text.replace(/\n/g, '\n           ')}`,
-      `  in:      ${req.cwd}`,
-      `  asked:   ${age(req.requested, now)} (${req.entry}${req.session ? `, session ${req.session}` : ''})`,
+      `agent-guard: ${visible(`${req.code}: ${req.explanation}`)}`,
+      `  command: ${visible(req.text).replace(/\n/g, '\n           ')}`,
+      `  in:      ${visible(req.cwd)}`,
+      `  asked:   ${age(req.requested, now)} (${visible(`${req.entry}${req.session ? `, session ${req.session}` : ''}`)})`,
       `Allow exactly this command, in this directory, to run once within ${minutes} minutes? [y/N] `,
     ].join('\n'),
     { timeoutMs: config.askTimeoutMs },

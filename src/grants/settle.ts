@@ -13,7 +13,7 @@ import type { Config } from '../config.js';
 import type { CheckResult } from '../engine.js';
 import { decideLine, enforce } from '../enforce.js';
 import type { ReasonCode } from '../policy/reasons.js';
-import { askOnTty, tellTty, type AskOptions, type TtyAnswer } from '../tty.js';
+import { askOnTty, tellTty, visible, type AskOptions, type TtyAnswer } from '../tty.js';
 import { auditGrant, grantStore, recordRequest, REQUEST_TTL_MS, takeGrant } from './store.js';
 
 export interface AskPolicy {
@@ -56,11 +56,11 @@ function runAuthorized(r: CheckResult, text: string, config: Config, by: NonNull
 }
 
 function question(r: CheckResult, text: string, config: Config): string {
-  const shown = text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  const shown = visible(text.length > 2000 ? `${text.slice(0, 2000)}…` : text);
   return [
-    `agent-guard: ASK ${r.code}: ${r.explanation}`,
+    `agent-guard: ASK ${r.code}: ${visible(r.explanation)}`,
     `  command: ${shown.replace(/\n/g, '\n           ')}`,
-    `  in:      ${config.cwd}`,
+    `  in:      ${visible(config.cwd)}`,
     '  yes runs it this once; what it deletes that exists now is quarantined first (restorable).',
     `Run it once? [y/N] (no answer in ${Math.round(config.askTimeoutMs / 1000)} s: no) `,
   ].join('\n');

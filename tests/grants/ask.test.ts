@@ -207,6 +207,9 @@ describeSandboxed('ASK without a terminal: a one-time grant', () => {
       'agent c2 "$WS" "$LINE"; snap c2', // expired
       'step c3 $AG check --enforce -- "$LINE"', // check prints the grant too (exit 3)
       'step list $AG allow --json',
+      // what the human is shown cannot be repainted by the command's own text
+      `agent e1 "$WS" "$(printf 'cd src && rm -rf build # \\033[2K\\rhidden\\342\\200\\256x')"`,
+      'human h5 "$(idof e1.err)" n',
     ]);
     // refused, with the grant's command on its own line
     expect(status(w, 'a1')).toBe(126);
@@ -265,6 +268,10 @@ describeSandboxed('ASK without a terminal: a one-time grant', () => {
         [line, path.join(w.ws, 'other')],
       ]),
     );
+    expect(status(w, 'e1')).toBe(126);
+    expect(read(w, 'e1.err')).toContain('\x1b[2K\rhidden');
+    expect(read(w, 'h5.tty')).toContain('command: cd src && rm -rf build # \\x1b[2K\\x0dhidden\\u{202e}x');
+    expect(read(w, 'h5.tty')).not.toContain('\x1b[2K');
     // the audit log tells the story
     const events = audit(w)
       .filter((r) => r.kind === 'grant')
