@@ -16,9 +16,9 @@
 //
 // Printing nothing for a command that may run keeps the user's own permission settings in force
 // (an explicit "allow" would skip them). Claude asks its user. Codex has no "ask" (0.171.0 takes it
-// for a failed hook and runs the tool), and Gemini and Copilot deny an "ask" in their unattended
-// modes, so an ASK is a deny there whose reason names a one-time grant (`agent-guard allow <id>`,
-// src/grants/); the retry of the same command then runs, compensated (docs/grants.md).
+// for a failed hook and runs the tool); Gemini and Copilot get the stricter deny (Copilot denies its
+// own "ask" in unattended modes). There an ASK is a deny whose reason names a one-time grant
+// (`agent-guard allow <id>`, src/grants/); the retry of the same command then runs, compensated.
 import type { Env } from '../config.js';
 import { checkText, type TextVerdict } from '../shell/hook.js';
 

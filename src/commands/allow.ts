@@ -61,7 +61,12 @@ export function runAllow(id: string | undefined, opts: { json?: boolean }, ctx: 
     auditGrant(config, req.workspace, { event: answer === 'no' ? 'declined' : 'unanswered', ...record });
     return fail(answer === 'no' ? 'not allowed' : 'no answer: not allowed', EXIT.BLOCK);
   }
-  const g = grantRequest(store, req, now);
+  let g: ReturnType<typeof grantRequest>;
+  try {
+    g = grantRequest(store, req, now);
+  } catch (err) {
+    return fail(`the grant could not be written: ${err instanceof Error ? err.message : String(err)}`);
+  }
   const warn = auditGrant(config, req.workspace, { event: 'granted', ...record, expires: g.expires });
   if (warn) ctx.io.stderr(`warning: the grant could not be audited: ${warn}\n`);
   if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, id: g.id, command: req.text, cwd: req.cwd, expires: g.expires }) + '\n');
