@@ -8,7 +8,6 @@
 // <state> is the user's state directory (Config.stateDir), outside every workspace; <key> is a hash
 // of the command, its cwd and its dialect, so a lookup is one file. A request holds the command text
 // (the human is shown exactly what they authorize); a grant holds only its redacted form.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -16,6 +15,9 @@ import { gitRunner, isIgnoredPath } from '../probe/git.js';
 import { auditPath, ensureQuarantine } from '../recovery/quarantine.js';
 import { appendRecord } from '../recovery/records.js';
 import { redact } from '../recovery/redact.js';
+
+// node:crypto is loaded on first use: every check loads this module, few need a grant (docs/performance.md).
+const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 export const REQUEST_TTL_MS = 10 * 60_000;
 export const GRANT_TTL_MS = 10 * 60_000;
@@ -75,7 +77,7 @@ export function grantStore(config: Config): GrantStore | null {
 }
 
 export function keyOf(s: Subject): string {
-  return crypto.createHash('sha256').update(JSON.stringify([s.dialect, s.cwd, s.text])).digest('hex').slice(0, 32);
+  return crypto().createHash('sha256').update(JSON.stringify([s.dialect, s.cwd, s.text])).digest('hex').slice(0, 32);
 }
 
 /** Eight characters a human can type without confusing them (no 0/o, 1/l/i). */
@@ -83,7 +85,7 @@ const ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 export const ID_PATTERN = /^[a-hjkmnp-z2-9]{8}$/;
 
 function newId(): string {
-  return [...crypto.randomBytes(8)].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
+  return [...crypto().randomBytes(8)].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
 }
 
 function ensure(dir: string): void {
@@ -195,7 +197,7 @@ export type Taken = { kind: 'none' } | { kind: 'taken'; grant: Grant } | { kind:
 export function takeGrant(store: GrantStore, s: Subject, now: number): Taken {
   const key = keyOf(s);
   const file = path.join(store.granted, `${key}.json`);
-  const mine = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.taken`;
+  const mine = `${file}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.taken`;
   try {
     fs.renameSync(file, mine);
   } catch {
