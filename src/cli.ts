@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { configureCheck } from './commands/check.js';
 import { configureRestore } from './commands/restore.js';
 import { configureMode } from './commands/mode.js';
+import { configureAllow } from './commands/allow.js';
 import { configureDelete } from './commands/delete.js';
 import { configureStatus } from './commands/status.js';
 import { configureGc } from './commands/gc.js';
@@ -25,7 +26,8 @@ export interface CommandContext {
   cwd: string;
   io: IO;
   exitCode: number;
-  /** A human at a terminal (stdin and stdout are TTYs): required to leave RESTRICTED mode. */
+  /** A human at a terminal (stdin and stdout are TTYs): required to leave RESTRICTED mode and to allow
+   *  a command (`allow`). */
   interactive: boolean;
 }
 
@@ -39,6 +41,7 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string, int
   configureCheck(program, ctx);
   configureRestore(program, ctx);
   configureMode(program, ctx);
+  configureAllow(program, ctx);
   configureDelete(program, ctx);
   configureStatus(program, ctx);
   configureGc(program, ctx);

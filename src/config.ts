@@ -30,15 +30,27 @@ export interface Config {
   gitBinary: string;
   /** The environment passed to the git probes. */
   env: Env;
+  /** The user's agent-guard state directory (`$XDG_STATE_HOME/agent-guard`, else
+   *  `~/.local/state/agent-guard`): one-time grants live there (docs/grants.md). Null without a home. */
+  stateDir: string | null;
+  /** AGENT_GUARD_ASK_TIMEOUT (seconds, 1..3600, default 60): how long an ASK waits for an answer at
+   *  the terminal. */
+  askTimeoutMs: number;
 }
+
+/** The default and the bounds of AGENT_GUARD_ASK_TIMEOUT, in seconds. */
+export const ASK_TIMEOUT_S = { default: 60, min: 1, max: 3600 };
 
 export function loadConfig(env: Env, cwd: string): Config {
   const abs = (v: string | undefined): string | null => (v === undefined || v === '' ? null : path.resolve(cwd, v));
   const allow = env.AGENT_GUARD_ALLOW_REGENERABLE;
+  const home = env.HOME ? path.resolve(env.HOME) : null;
+  const xdgState = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : null;
+  const timeout = Number(env.AGENT_GUARD_ASK_TIMEOUT);
   const extra = (env.AGENT_GUARD_ARTIFACTS ?? '').split(path.delimiter).map((s) => s.trim()).filter((s) => s !== '');
   return {
     cwd: path.resolve(cwd),
-    home: env.HOME ? path.resolve(env.HOME) : null,
+    home,
     workspace: abs(env.AGENT_GUARD_WORKSPACE),
     trash: abs(env.AGENT_GUARD_TRASH),
     session: env.AGENT_GUARD_SESSION || null,
@@ -48,6 +60,8 @@ export function loadConfig(env: Env, cwd: string): Config {
     cdpath: (env.CDPATH ?? '') !== '',
     gitBinary: 'git',
     env,
+    stateDir: xdgState ? path.join(xdgState, 'agent-guard') : home ? path.join(home, '.local', 'state', 'agent-guard') : null,
+    askTimeoutMs: 1000 * (env.AGENT_GUARD_ASK_TIMEOUT && Number.isFinite(timeout) ? Math.min(ASK_TIMEOUT_S.max, Math.max(ASK_TIMEOUT_S.min, timeout)) : ASK_TIMEOUT_S.default),
   };
 }
 

@@ -13,16 +13,18 @@ export interface DecideLine {
   mode: Mode;
   /** A dialect selector as given (a flag, a payload field): validated by decide. */
   dialect?: unknown;
+  /** A human authorized this one execution (src/grants/settle.ts): the shape rules are skipped. */
+  authorized?: boolean;
 }
 
 /** decide(), with the session's stored mode: it can only narrow the given mode, never widen it. It
  *  matters only to a line with operations, so a line without any pays no workspace lookup. */
 export function decideLine(input: DecideLine): CheckResult {
-  const dialect = input.dialect !== undefined ? { dialect: input.dialect } : {};
-  const r = decide({ command: input.text, config: input.config, mode: input.mode, ...dialect });
+  const extra = { ...(input.dialect !== undefined ? { dialect: input.dialect } : {}), ...(input.authorized ? { authorized: true } : {}) };
+  const r = decide({ command: input.text, config: input.config, mode: input.mode, ...extra });
   if (input.mode === 'NORMAL' && r.workspace) {
     if (readMode({ root: r.workspace.root, quarantine: r.workspace.quarantine }, input.config.session) === 'RESTRICTED') {
-      return decide({ command: input.text, config: input.config, mode: 'RESTRICTED', ...dialect });
+      return decide({ command: input.text, config: input.config, mode: 'RESTRICTED', ...extra });
     }
   }
   return r;

@@ -66,6 +66,11 @@ export interface CheckResult {
   warnings: string[];
   /** Set when the engine failed and refused (BLOCK_INTERNAL_ERROR). */
   error?: string;
+  /** An ASK refused where no human could be asked: the one-time grant a human can give
+   *  (`agent-guard allow <id>`; docs/grants.md). */
+  grant?: { id: string; allow: string; expires: string };
+  /** An ASK a human authorized, decided again without the shape rules: at the terminal, or by a grant. */
+  authorizedBy?: { by: 'terminal' | 'grant'; id?: string };
 }
 
 export interface DecideInput {
@@ -76,6 +81,8 @@ export interface DecideInput {
    *  (AGENT_GUARD_DIALECT comes from config). */
   dialect?: unknown;
   git?: GitRunner;
+  /** A human authorized this one execution: the shape rules are skipped (PolicyContext.authorized). */
+  authorized?: boolean;
 }
 
 export function explain(code: ReasonCode, detail: string): string {
@@ -134,7 +141,7 @@ function decideUnguarded(input: DecideInput, mode: Mode, dialect: Dialect): Chec
   if (classification.ops.length === 0) return base;
   const ws = discoverWorkspace(config);
   const probed = probe(classification.ops, config, ws, { mode }, git);
-  const ctx = { mode, allowRegenerable: config.allowRegenerable };
+  const ctx = { mode, allowRegenerable: config.allowRegenerable, authorized: input.authorized === true };
   const verdicts = probed.map((p) => evaluateOp(p, ctx));
   const ops = probed.map((p, i) => opResult(p, verdicts[i]!));
   const best = combine(verdicts);

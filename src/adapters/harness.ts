@@ -3,19 +3,22 @@
 // same text check as the shell hooks: checkText), and answers in the harness's own format. Each
 // adapter only parses and maps; there is no rule logic here.
 //
-//   decision                         claude / codex            gemini                copilot
-//   run (ALLOW, compensated SAFE,    nothing, exit 0           nothing, exit 0       nothing, exit 0
-//        or left to the shims)
-//   ASK                              permissionDecision: ask   decision: deny        permissionDecision: deny
-//   BLOCK                            permissionDecision: deny  decision: deny        permissionDecision: deny
+//   decision                         claude                    codex / copilot           gemini
+//   run (ALLOW, compensated SAFE,    nothing, exit 0           nothing, exit 0           nothing, exit 0
+//        left to the shims, or an
+//        ASK a grant authorized)
+//   ASK                              permissionDecision: ask   permissionDecision: deny  decision: deny
+//   BLOCK                            permissionDecision: deny  permissionDecision: deny  decision: deny
 //   unreadable input, no command,    exit 2 + reason on stderr                     deny on stdout, exit 0
 //   internal error                   (the status these harnesses block on)         (the answer it acts on)
 //   agent-guard cannot start at all  the same, from the fallback written after the hook command
 //                                    (src/adapters/install.ts fallbackOf)
 //
 // Printing nothing for a command that may run keeps the user's own permission settings in force
-// (an explicit "allow" would skip them). Gemini has no "ask" and Copilot acts only on "deny", so an
-// ASK is a deny there, whose reason says a human must run it.
+// (an explicit "allow" would skip them). Claude asks its user. Codex has no "ask" (0.171.0 takes it
+// for a failed hook and runs the tool); Gemini and Copilot get the stricter deny (Copilot denies its
+// own "ask" in unattended modes). There an ASK is a deny whose reason names a one-time grant
+// (`agent-guard allow <id>`, src/grants/); the retry of the same command then runs, compensated.
 import type { Env } from '../config.js';
 import { checkText, type TextVerdict } from '../shell/hook.js';
 
@@ -91,14 +94,14 @@ export function parsePayload(h: Harness, raw: string): Parsed {
 }
 
 function reasonOf(v: Extract<TextVerdict, { action: 'refuse' }>): string {
-  const human = v.decision === 'ASK' ? ' A human must authorize this one execution: ask the user to run it in their own terminal.' : '';
+  const human = v.next ? ` ${v.next}` : v.decision === 'ASK' ? ' A human must authorize this one execution: ask the user to run it in their own terminal.' : '';
   return `agent-guard: ${v.decision} ${v.code}: ${v.explanation}${human}`;
 }
 
 function answerRefusal(h: Harness, v: Extract<TextVerdict, { action: 'refuse' }>): HookAnswer {
   const reason = reasonOf(v);
   if (h === 'claude' || h === 'codex') {
-    const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: v.decision === 'ASK' ? 'ask' : 'deny', permissionDecisionReason: reason } };
+    const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: v.decision === 'ASK' && h === 'claude' ? 'ask' : 'deny', permissionDecisionReason: reason } };
     return { stdout: JSON.stringify(out) + '\n', stderr: '', exitCode: 0 };
   }
   if (h === 'gemini') return { stdout: JSON.stringify({ decision: 'deny', reason }) + '\n', stderr: '', exitCode: 0 };
@@ -124,7 +127,9 @@ export function runHarnessHook(h: Harness, raw: string, env: Env, cwd: string): 
     // With the PATH shims first on PATH (a harness started by `agent-guard run`), what they will
     // see concretely is left to them, as in the shell hooks.
     const shims = (env.AGENT_GUARD_SHIMS ?? '') !== '' && ((env.PATH ?? '') === env.AGENT_GUARD_SHIMS || (env.PATH ?? '').startsWith(`${env.AGENT_GUARD_SHIMS}:`));
-    const v = checkText({ text: p.command, cwd: p.cwd ?? cwd, shims, ...(p.dialect !== undefined ? { dialect: p.dialect } : {}) }, env, { tamper: true });
+    // Claude asks its user itself; elsewhere an ASK is a deny that names a one-time grant.
+    const ask = { tty: false, grant: h !== 'claude', entry: `hook ${h}` };
+    const v = checkText({ text: p.command, cwd: p.cwd ?? cwd, shims, ...(p.dialect !== undefined ? { dialect: p.dialect } : {}) }, env, { tamper: true, ask });
     if (v.action === 'run') return { stdout: '', stderr: '', exitCode: 0 };
     return answerRefusal(h, v);
   } catch (err) {

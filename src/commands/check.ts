@@ -12,6 +12,7 @@ import type { Mode } from '../policy/rules.js';
 import type { CommandContext } from '../cli.js';
 import { decideLine, enforce } from '../enforce.js';
 import { chooseDialect, type Dialect } from '../dialect.js';
+import { grantNext, settleCheck } from '../grants/settle.js';
 
 export interface CheckOptions {
   json?: boolean;
@@ -52,6 +53,7 @@ function render(r: CheckResult): string {
     lines.push(`${mark} op ${i + 1}: ${[...o.wrappers, ...o.argv].join(' ')} -> ${o.decision} ${o.code} (rule ${o.rule}): ${o.detail}`);
   });
   for (const w of r.warnings) lines.push(`warning: ${w}`);
+  if (r.grant) lines.push(`grant ${r.grant.id}: ${grantNext(r.grant.allow)}`);
   return lines.join('\n') + '\n';
 }
 
@@ -116,7 +118,8 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
     if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError('BAD_CWD', `--cwd ${cwd} is not a directory`);
     const config = loadConfig(ctx.env, cwd);
     let r = decideLine({ text, config, mode, ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}) });
-    if (opts.enforce) r = enforce(r, text, config);
+    // An ASK under --enforce: a one-time grant for exactly this line runs it; else the refusal names one.
+    if (opts.enforce) r = r.decision === 'ASK' ? settleCheck(r, text, config) : enforce(r, text, config);
     out(r);
     return opts.enforce ? exitForDecision(r.decision) : EXIT.OK;
   } catch (err) {

@@ -6,33 +6,8 @@ import path from 'node:path';
 import type { Env } from '../config.js';
 import { formatDirective, shim } from '../shell/shim.js';
 import { hookShell } from '../shell/hook.js';
+import { askTty } from '../tty.js';
 import type { IO } from '../cli.js';
-
-/** Asks a yes/no question on the controlling terminal; null when there is none. */
-function askTty(question: string): boolean | null {
-  let fd: number;
-  try {
-    fd = fs.openSync('/dev/tty', 'r+');
-  } catch {
-    return null;
-  }
-  try {
-    fs.writeSync(fd, question);
-    const buf = Buffer.alloc(256);
-    let line = '';
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, buf.length, null);
-      if (n <= 0) break;
-      line += buf.toString('utf8', 0, n);
-      if (line.includes('\n')) break;
-    }
-    return /^\s*y(es)?\s*$/i.test(line.split('\n')[0] ?? '');
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 /** Returns the exit status. The directive is written to fd 3; without one the shim refuses. */
 export function runShimCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {

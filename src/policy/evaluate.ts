@@ -35,7 +35,7 @@ function firstMatch(p: ProbedOp, ctx: PolicyContext, start: number, skipShapes: 
 
 export function evaluateOp(p: ProbedOp, ctx: PolicyContext): Verdict {
   return (
-    firstMatch(p, ctx, 0, false) ?? {
+    firstMatch(p, ctx, 0, ctx.authorized === true) ?? {
       decision: 'BLOCK',
       code: 'BLOCK_UNDETERMINABLE_EFFECT',
       rule: 'fallback',

@@ -10,6 +10,10 @@ export type Mode = 'NORMAL' | 'RESTRICTED';
 export interface PolicyContext {
   mode: Mode;
   allowRegenerable: boolean;
+  /** A human authorized this one execution of the line (an ASK answered yes at the terminal, or a
+   *  one-time grant): the shape rules (2a, 2b), which only say that compensation is hard to plan,
+   *  are skipped; every other rule still applies, so a BLOCK stays a BLOCK. */
+  authorized?: boolean;
 }
 
 export interface RuleHit {

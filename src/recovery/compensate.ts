@@ -102,6 +102,8 @@ export function audit(r: CheckResult, command: string, config: Config): CheckRes
       cwd: config.cwd,
       mode: r.mode,
       compensations: r.compensations.map((c) => ({ strategy: c.strategy, txid: c.txid ?? null, status: c.status })),
+      ...(r.authorizedBy ? { authorizedBy: r.authorizedBy } : {}),
+      ...(r.grant ? { grant: r.grant.id } : {}),
     });
     return r;
   } catch (err) {

@@ -8,7 +8,7 @@ import { redact } from './redact.js';
 
 export const RECORD_VERSION = 1;
 
-export const RECORD_KINDS = ['tx-start', 'relocate-intent', 'relocate', 'relocate-failed', 'snapshot', 'refs', 'restore', 'purge', 'decision', 'mode'] as const;
+export const RECORD_KINDS = ['tx-start', 'relocate-intent', 'relocate', 'relocate-failed', 'snapshot', 'refs', 'restore', 'purge', 'decision', 'mode', 'grant'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 export interface RecordBase {

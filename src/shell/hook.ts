@@ -1,8 +1,9 @@
 // The checker side of the bash/zsh hooks (shell/guard.bash, shell/guard.zsh; docs/shell-hooks.md):
 // `agent-guard hook-shell --shell bash|zsh [--interactive] [--shims] --cwd DIR -- TEXT`, called by
 // the DEBUG trap with the command text before it runs (unexpanded). Exit 0: let it run (any
-// compensation is done); 2: BLOCK; 3: ASK; the reason goes to stderr. Any other status is treated
-// as a refusal by the hooks (fail closed).
+// compensation is done); 2: BLOCK; 3: ASK not authorized (with --interactive the human at /dev/tty
+// is asked first; a one-time grant authorizes it too: src/grants/settle.ts); the reason goes to
+// stderr. Any other status is treated as a refusal by the hooks (fail closed).
 //
 // With --shims (the PATH shims are first on PATH), the text check defers what the shims will see
 // with its concrete argv — an operation run by a bare name that has a shim, with no bypass in the
@@ -17,6 +18,7 @@ import { explain } from '../engine.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import type { UndeterminableReason } from '../classifier/types.js';
 import { keptBy, notice } from '../notice.js';
+import { settleAsk, type AskPolicy } from '../grants/settle.js';
 
 export interface HookInput {
   shell: 'bash' | 'zsh';
@@ -120,16 +122,18 @@ function reachesShim(o: OpResult): boolean {
  *  shell, and nested bash/zsh (BASH_ENV, the ZDOTDIR wrapper). `sh -c` (dash) reads neither. */
 const HOOKED = new Set(['eval', 'source', '.', 'bash', 'zsh']);
 
-function say(ctx: HookContext, r: { decision: string; code: string; explanation: string }, text: string): number {
+function say(ctx: HookContext, r: { decision: string; code: string; explanation: string; next?: string }, text: string): number {
   ctx.io.stderr(`agent-guard: refused: ${r.decision} ${r.code}: ${r.explanation}\n  command: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}\n`);
-  if (r.decision === 'ASK') ctx.io.stderr('agent-guard: this needs a human: ask the user to run it in their own terminal.\n');
+  if (r.next) ctx.io.stderr(`agent-guard: ${r.next}\n`);
+  else if (r.decision === 'ASK') ctx.io.stderr('agent-guard: this needs a human: ask the user to run it in their own terminal.\n');
   return r.decision === 'ASK' ? EXIT.ASK : EXIT.BLOCK;
 }
 
 /** What a text check comes to, for every text entry point (the shell hooks, the harness
  *  adapters): `run` (nothing to refuse; any compensation is done, or left to the shims), or a
- *  refusal with its decision, code and explanation. */
-export type TextVerdict = { action: 'run'; r: CheckResult | null; deferred: boolean } | { action: 'refuse'; decision: 'BLOCK' | 'ASK'; code: ReasonCode; explanation: string };
+ *  refusal with its decision, code, explanation and (`next`) what to do now. `opts.ask`: how an ASK
+ *  may reach a human (src/grants/settle.ts); without it an ASK is refused as it is. */
+export type TextVerdict = { action: 'run'; r: CheckResult | null; deferred: boolean } | { action: 'refuse'; decision: 'BLOCK' | 'ASK'; code: ReasonCode; explanation: string; next?: string };
 
 export interface TextInput {
   text: string;
@@ -157,11 +161,11 @@ function leftToShims(o: OpResult, input: TextInput): boolean | 'inner' {
   return input.hooked === true && o.kind === 'opaque' && o.undeterminable === 'opaque-syntax';
 }
 
-export function checkText(input: TextInput, env: Env, opts: { tamper: boolean }): TextVerdict {
+export function checkText(input: TextInput, env: Env, opts: { tamper: boolean; ask?: AskPolicy }): TextVerdict {
   return checkTextAt(input, env, opts, 0);
 }
 
-function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean }, depth: number): TextVerdict {
+function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean; ask?: AskPolicy }, depth: number): TextVerdict {
   const tamper = opts.tamper ? tampering(input.text) : null;
   if (tamper !== null) {
     const code: ReasonCode = 'BLOCK_GUARD_TAMPERING';
@@ -195,6 +199,10 @@ function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean }, dept
     }
     if (all) return { action: 'run', r, deferred: true };
   }
+  if (r.decision === 'ASK' && opts.ask) {
+    const s = settleAsk(r, input.text, config, opts.ask);
+    return s.action === 'run' ? { action: 'run', r: s.r, deferred: false } : s;
+  }
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return { action: 'refuse', decision: r.decision, code: r.code, explanation: r.explanation };
   const done = enforce(r, input.text, config);
   if (done.decision === 'BLOCK' || done.decision === 'ASK') return { action: 'refuse', decision: done.decision, code: done.code, explanation: done.explanation };
@@ -204,7 +212,7 @@ function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean }, dept
 export function hookShell(input: HookInput, ctx: HookContext): number {
   // The shells' own text: POSIX whatever AGENT_GUARD_DIALECT says (it selects the dialect of text a
   // harness or `check` is given).
-  const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims, dialect: 'posix', hooked: true }, ctx.env, { tamper: true });
+  const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims, dialect: 'posix', hooked: true }, ctx.env, { tamper: true, ask: { tty: input.interactive, grant: true, entry: 'hook-shell' } });
   if (v.action === 'run') {
     if (v.r && !v.deferred) notice(ctx.env, input.cwd, keptBy(v.r), ctx.io.stderr);
     return EXIT.OK;
