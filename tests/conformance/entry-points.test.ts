@@ -46,13 +46,12 @@ interface Case {
   /** What check --json says, as an outcome. */
   expect: Outcome;
   /** Refused as text with a code the text leaves to the shims (BLOCK_UNDETERMINABLE_EFFECT,
-   *  BLOCK_WILDCARD: targets unknown as text): with the shims active the text entry points defer
-   *  it (outcome run, nothing done) and this is the shims' outcome on the concrete argv. Without it, the text entry points give `expect` with the shims active too
-   *  (a SAFE decision is deferred as well, so nothing is compensated twice). */
+   *  BLOCK_WILDCARD: targets unknown as text; a line shape, ASK COMPOUND_*: the shims see the
+   *  concrete cwd and disk): with the shims active the text entry points defer it (outcome run,
+   *  nothing done) and this is the shims' outcome on the concrete argv. Without it, the text entry
+   *  points give `expect` with the shims active too (a SAFE decision is deferred as well, so
+   *  nothing is compensated twice). */
   shims?: Outcome;
-  /** A line shape only the text shows (ASK COMPOUND_*): what the shims alone, seeing only the
-   *  concrete calls, make of the command run through sh -c. */
-  alone?: Outcome;
   /** Workspace state the case needs, made after the common world (in the workspace). */
   setup?: string[][];
   /** Through the shims. */
@@ -79,7 +78,7 @@ const CASES: Case[] = [
   { cmd: 'rm -rf build', expect: run, effect: relocates('build') },
   { cmd: 'rm -rf /', expect: block('BLOCK_PROTECTED_ANCESTOR') },
   { cmd: 'rm -rf .git', expect: block('BLOCK_PROTECTED_PATH') },
-  { cmd: 'cd src && rm -rf build', expect: ask('COMPOUND_CWD_DELETE'), alone: run, effect: relocates('src/build') },
+  { cmd: 'cd src && rm -rf build', expect: ask('COMPOUND_CWD_DELETE'), shims: run, effect: relocates('src/build') },
   { cmd: 'git push --force origin main', expect: block('BLOCK_FORCE_PUSH') },
   { cmd: 'git clean -fd', expect: run, effect: relocates('build', 'src', 'untracked.txt', 'x.o') },
   { cmd: 'git reset --hard', expect: run, effect: { moved: [], changes: { 'tracked.txt': 't\n' }, snapshot: true } },
@@ -119,7 +118,7 @@ const CASES: Case[] = [
   { cmd: 'rm -rf ../outside', expect: block('BLOCK_OUT_OF_WORKSPACE') },
   { cmd: 'git checkout -- .', expect: run, effect: { moved: [], changes: { 'tracked.txt': 't\n' }, snapshot: true } },
   // The shims see `touch f` (no shim) and then `rm f`: the rm shim quarantines the f just made.
-  { cmd: 'touch f && rm f', expect: ask('COMPOUND_CREATE_DELETE'), alone: run, effect: { moved: ['f'], changes: {}, restored: { f: '' } } },
+  { cmd: 'touch f && rm f', expect: ask('COMPOUND_CREATE_DELETE'), shims: run, effect: { moved: ['f'], changes: {}, restored: { f: '' } } },
 
   // Ref deletions: allowed by the policy; the git shim records the dropped refs first.
   {
@@ -259,7 +258,7 @@ function through(entry: string, c: Case, ws: string, env: Record<string, string>
   const decision = h === 'gemini' ? o.decision : h === 'copilot' ? o.permissionDecision : o.hookSpecificOutput.permissionDecision;
   const reason: string = h === 'gemini' ? o.reason : h === 'copilot' ? o.permissionDecisionReason : o.hookSpecificOutput.permissionDecisionReason;
   const m = CODE.exec(reason)!;
-  // Gemini and Copilot cannot ask: an ASK is a deny there whose reason keeps the ASK and its code.
+  // Codex, Gemini and Copilot get a deny for an ASK, whose reason keeps the ASK and its code.
   if (decision === 'ask' || m[1] === 'ASK') return ask(m[2]!);
   return block(m[2]!);
 }
@@ -315,7 +314,7 @@ describeSandboxed('conformance: one outcome per case, whatever the entry point',
   const shimDir = () => path.join(area.rw(), 'shims');
   CASES.forEach((c, i) => {
     const text = c.shims ? run : c.expect;
-    const want = c.shims ?? c.alone ?? c.expect;
+    const want = c.shims ?? c.expect;
     const show = (o: Outcome) => `${o.kind}${'code' in o ? ` ${o.code}` : ''}`;
     itSandboxed(`with the shims first on PATH: ${c.cmd}: the text entry points give ${show(text)}, the shims ${show(want)}`, () => {
       if (!fs.existsSync(shimDir())) writeShims(shimDir(), { node: process.execPath, bundle: BIN, templatePath: fileURLToPath(new URL('../../shims/shim.sh', import.meta.url)) });

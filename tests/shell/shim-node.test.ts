@@ -196,7 +196,7 @@ describeSandboxed('hook-shell (the text check the bash/zsh hooks call)', () => {
   const hook = (w: World, text: string, shimsOn: boolean) =>
     sh(w, `"${process.execPath}" "${BIN}" hook-shell --shell bash ${shimsOn ? '--shims ' : ''}--cwd "$PWD" -- "$1"`.replace('"$1"', `'${text.replace(/'/g, `'\\''`)}'`), { shims: shimsOn });
 
-  itSandboxed('with shims: defers what they will see, decides what bypasses them, refuses shapes and tampering', () => {
+  itSandboxed('with shims: defers what they will see (shapes included), decides what bypasses them, refuses tampering', () => {
     const w = world('hook-shims', FILES);
     expect(hook(w, 'rm -rf "$D"', true).exitCode).toBe(0); // the shim sees the expanded argv
     expect(hook(w, 'ls | xargs rm', true).exitCode).toBe(0);
@@ -204,7 +204,13 @@ describeSandboxed('hook-shell (the text check the bash/zsh hooks call)', () => {
     expect(hook(w, '/bin/rm -rf build', true).exitCode).toBe(0); // compensated here: relocated
     expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(false);
     expect(hook(w, 'command -p rm -rf "$D"', true).exitCode).toBe(2);
-    expect(hook(w, 'cd dir && rm -rf sub', true).exitCode).toBe(3);
+    // A shape is the shims' (they see the concrete cwd): deferred, nothing moved here.
+    expect(hook(w, 'cd dir && rm -rf sub', true).exitCode).toBe(0);
+    expect(fs.existsSync(path.join(w.ws, 'dir', 'sub'))).toBe(true);
+    // …but not when the line also bypasses the shims: the text decides it whole.
+    expect(hook(w, 'cd dir && command -p rm -rf sub', true).exitCode).toBe(3);
+    // A pyenv-style loadable builtin of another name is no tampering.
+    expect(hook(w, 'enable -f /nowhere/pyenv-realpath.dylib realpath 2>/dev/null', true).exitCode).toBe(0);
     const tamper = hook(w, 'export AGENT_GUARD_SHIM_PID="$$ 1"; rm -rf dir', true);
     expect(tamper.exitCode).toBe(2);
     expect(tamper.stderr).toMatch(/BLOCK_GUARD_TAMPERING/);
