@@ -43,6 +43,13 @@ const SNAPSHOT_KINDS: ReadonlySet<OpKind> = new Set(['git-reset-hard', 'git-rest
 /** Ops whose target set is read from disk when they run (shape F2 applies to them). */
 const TARGET_DEPENDENT: ReadonlySet<OpKind> = new Set(['fs-delete', 'git-clean', 'git-restore', 'git-checkout', 'git-switch']);
 
+/** The shape (2a, 2b) an op has, described; null for none. */
+const shapeOf = (p: ProbedOp): string | null =>
+  p.op.cdBefore && p.op.kind !== 'git-push'
+    ? `a cd earlier in the line decides where ${p.op.program} lands`
+    : p.op.createBefore && TARGET_DEPENDENT.has(p.op.kind)
+      ? `files are created earlier in the line, before ${p.op.program} reads its targets`
+      : null;
 const deleted = (p: ProbedOp): TargetFacts[] => p.targets.filter((t) => t.role !== 'scope');
 const show = (t: TargetFacts): string => t.raw;
 const first = (ts: TargetFacts[], f: (t: TargetFacts) => boolean): TargetFacts | undefined => ts.find(f);
@@ -153,8 +160,26 @@ export const RULES: readonly Rule[] = [
     id: '7',
     name: 'restricted-git',
     code: 'BLOCK_RESTRICTED_MODE',
-    when: (p, ctx) => (ctx.mode === 'RESTRICTED' && GIT_DESTRUCTIVE.has(p.op.kind) ? { detail: `git ${p.op.git?.subcommand ?? ''} is forbidden in RESTRICTED mode` } : null),
-    examples: { hit: [{ cmd: 'git reset --hard', mode: 'RESTRICTED' }, { cmd: 'git clean -fd', mode: 'RESTRICTED' }, { cmd: 'git push --force', mode: 'RESTRICTED' }], miss: ['git reset --hard', { cmd: 'rm src/a.ts', mode: 'RESTRICTED' }] },
+    when: (p, ctx) => {
+      if (ctx.mode !== 'RESTRICTED') return null;
+      if (GIT_DESTRUCTIVE.has(p.op.kind)) return { detail: `git ${p.op.git?.subcommand ?? ''} is forbidden in RESTRICTED mode` };
+      // A vetoed session cannot escalate to a human either: what a shape would ask (2a, 2b) is refused.
+      if (shapeOf(p)) return { detail: `${shapeOf(p)}; RESTRICTED mode does not ask, it refuses` };
+      return null;
+    },
+    examples: {
+      hit: [
+        { cmd: 'git reset --hard', mode: 'RESTRICTED' },
+        { cmd: 'git clean -fd', mode: 'RESTRICTED' },
+        { cmd: 'git push --force', mode: 'RESTRICTED' },
+        { cmd: 'cd src && rm old.txt', mode: 'RESTRICTED' },
+        { cmd: 'cd src && rm -rf build', mode: 'RESTRICTED' },
+        { cmd: 'touch f && rm f', mode: 'RESTRICTED' },
+        { cmd: 'cd .agent-trash && rm -rf tx-1', mode: 'RESTRICTED' },
+      ],
+      miss: ['git reset --hard', 'cd src && rm old.txt', { cmd: 'rm src/a.ts', mode: 'RESTRICTED' }, { cmd: 'rm -rf .agent-trash/tx-1', mode: 'RESTRICTED' }],
+    },
+    note: 'Also refuses, in RESTRICTED mode, what shapes 2a/2b would ask (the reference: "nothing may escalate to ASK").',
   },
   {
     id: '8',
