@@ -229,7 +229,11 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
     if (!first.glob && !smellsDestructive(text) && !smellsDestructive(subText)) return [];
     return [opaqueOp(first.display, text, { reason: 'dynamic-program', detail: `the program ${first.display} is known only when the command runs` }, site)];
   }
-  const program = programName(first);
+  // git named by a Windows path or executable name (`"C:/Program Files/Git/bin/git.exe"` under Git
+  // Bash, `/mnt/c/…/git.exe` through WSL interop, `'C:\Git\bin\git.exe'`, `GIT` on a
+  // case-insensitive filesystem) is git. (Unquoted, `C:\Git\bin\git.exe` is `C:Gitbingit.exe` to a
+  // POSIX shell: no such program.)
+  const program = verbKey(first.value) === 'git' ? 'git' : programName(first);
   const args = words.slice(1);
   const op = (kind: OpKind): Op => newOp(program, kind, words, site, cwd, wrappers);
   const uncertain = (o: Op): Op => {
