@@ -315,3 +315,11 @@ export function remoteBranchCommit(git: GitRunner, cwd: string, globals: readonl
   const shas = r.stdout.toString('utf8').split('\n').filter((l) => l !== '');
   return shas.length === 1 ? shas[0]! : null;
 }
+
+/** Does `sha` hold commits no branch, tag or remote-tracking branch reaches (a detached HEAD's own
+ *  work)? null: git cannot say. */
+export function unreachableFromRefs(git: GitRunner, cwd: string, globals: readonly string[], sha: string): boolean | null {
+  if (!/^[0-9a-f]{40,64}$/.test(sha)) return null;
+  const r = git.run([...globals, 'rev-list', '-n', '1', sha, '--not', '--branches', '--tags', '--remotes'], cwd);
+  return r.ok ? r.stdout.toString('utf8').trim() !== '' : null;
+}

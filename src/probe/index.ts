@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Op, TargetSpec } from '../classifier/types.js';
 import { entryType, exists, findGitRoot, isEmptyDir, physicalBytes, physicalOf, realpathLoose, type EntryType } from './fs.js';
-import { cleanRequiresForce, enumerateClean, gitRunner, ignoredUntracked, isRef, remoteBranchCommit, resetPreflight, toplevelOf, worktreeList, worktreeStatus, type GitRunner } from './git.js';
+import { cleanRequiresForce, enumerateClean, gitRunner, ignoredUntracked, isRef, remoteBranchCommit, resetPreflight, toplevelOf, unreachableFromRefs, worktreeList, worktreeStatus, type GitRunner } from './git.js';
 import { isWithin } from '../classifier/paths.js';
 
 export { aliasOf, gitRunner, type GitRunner } from './git.js';
@@ -317,7 +317,10 @@ function probeWorktreeRemove(p: ProbedOp, git: GitRunner, at: string, ws: Worksp
       return;
     }
     if (st.dirty) return refuse('the work tree holds modified or untracked files (it takes --force)');
-    if (!st.ignored) {
+    // A detached HEAD's own commits are reachable only through the work tree's records, which git
+    // deletes: then it is not "nothing" (the git shim keeps that commit with a ref).
+    const ownCommits = entry.branch === null && entry.head !== null && unreachableFromRefs(git, at, g.globals, entry.head) !== false;
+    if (!st.ignored && !ownCommits) {
       p.inert = true;
       p.inertDetail = 'the work tree holds nothing git does not (no changes, no untracked or ignored files)';
     }

@@ -157,7 +157,8 @@ describeSandboxed('the preflight: what a reset or a forced checkout would overwr
 describeSandboxed('git worktree remove: what the work tree holds that git does not is quarantined first', () => {
   itSandboxed('through the shim: git’s own result and `git worktree list`, then restore brings the directories back', () => {
     const script = [
-      'git worktree remove trees/w; echo "st=$?"', // untracked and modified: git refuses
+      'git -C trees/w commit -qam "work in w"', // a commit only the detached HEAD of trees/w reaches
+      'git worktree remove trees/w; echo "st=$?"', // untracked: git refuses
       'git worktree remove --force trees/locked; echo "st=$?"', // locked: git refuses
       'git worktree remove trees/ign; echo "st=$?"', // only an ignored file: git deletes it
       'git worktree remove --force w; echo "st=$?"', // by its unique suffix
@@ -170,6 +171,9 @@ describeSandboxed('git worktree remove: what the work tree holds that git does n
     expect([read(w, 'trees/w/u.txt'), read(w, 'trees/w/a.txt'), read(w, 'trees/ign/debug.log'), read(w, 'trees/locked/u.txt')]).toEqual(['untracked\n', 'modified\n', 'log\n', 'u\n']);
     // git's records stay consistent: only the main work tree is listed.
     expect(spawnSync('git', ['worktree', 'list', '--porcelain'], { cwd: w.ws, encoding: 'utf8' }).stdout.match(/^worktree /gm)).toHaveLength(1);
+    // The detached HEAD's own commit was kept, and restore made it a branch.
+    const kept = spawnSync('git', ['for-each-ref', '--format=%(refname:short) %(subject)', 'refs/heads/worktree-*'], { cwd: w.ws, encoding: 'utf8' }).stdout;
+    expect(kept).toMatch(/^worktree-w-[0-9a-f]{12} work in w\n$/);
   });
 
   itSandboxed('through check --enforce: RELOCATE_TREE, then git removes the work tree', () => {
