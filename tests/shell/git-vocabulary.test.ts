@@ -34,7 +34,8 @@ interface World {
 }
 
 /** c1: a.txt b.txt dir/x .gitignore(*.log); c2 adds old.txt and README; c3 (HEAD, main) removes
- *  them. Branch `qtrack` tracks `.agent-trash/x`, branch `qfile` a file named `.agent-trash`.
+ *  them. Branch `qtrack` tracks `.agent-trash/x`, `qfile` a file named `.agent-trash`, `qnew`
+ *  `.agent-trash/tx-new/file`, `qlink` a symlink named `.agent-trash`.
  *  Linked work trees (detached at HEAD) under trees/: w, ign, locked. */
 const SETUP = [
   'git init -q -b main',
@@ -43,6 +44,8 @@ const SETUP = [
   'git rm -q old.txt README && git commit -qm c3',
   'git checkout -q -b qtrack && mkdir .agent-trash && echo theirs > .agent-trash/x && git add -f .agent-trash/x && git commit -qm qtrack && git rm -rq --cached .agent-trash && rm -rf .agent-trash',
   'git checkout -q main && git checkout -q -b qfile && echo notadir > .agent-trash && git add -f .agent-trash && git commit -qm qfile && git rm -q --cached .agent-trash && rm .agent-trash && git checkout -q main',
+  'git checkout -q -b qnew && mkdir -p .agent-trash/tx-new && echo new > .agent-trash/tx-new/file && git add -f .agent-trash && git commit -qm qnew && git rm -rq --cached .agent-trash && rm -rf .agent-trash && git checkout -q main',
+  'git checkout -q -b qlink && ln -s /nonexistent-elsewhere .agent-trash && git add -f .agent-trash && git commit -qm qlink && git rm -q --cached .agent-trash && rm .agent-trash && git checkout -q main',
   'for n in w ign locked; do git worktree add -q --detach trees/$n; done',
   'echo untracked > trees/w/u.txt && echo modified > trees/w/a.txt && echo log > trees/ign/debug.log && echo u > trees/locked/u.txt && git worktree lock trees/locked',
 ].join(' && ');
@@ -120,7 +123,12 @@ describeSandboxed('the preflight: what a reset or a forced checkout would overwr
   itSandboxed('untracked and ignored collisions, case variants under core.ignorecase, the quarantine: exit 2, nothing changed', () => {
     const w = world('preflight');
     const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: w.ws, encoding: 'utf8' }).stdout;
+    /** Lines that set the stage (not refused, not checked). */
+    const SETS = /^(echo|rm|mkdir)/;
     const cases = [
+      // no quarantine yet: a commit that would create it as a symlink, or create files in it
+      'git reset --hard qlink',
+      'git checkout -f qnew',
       // an untracked file where HEAD~1 has old.txt
       'echo mine > old.txt',
       'git checkout -f HEAD~1',
@@ -140,16 +148,18 @@ describeSandboxed('the preflight: what a reset or a forced checkout would overwr
       'git checkout -f qtrack',
       'git switch -f qfile',
       'git reset --keep qfile',
+      'git reset --hard qnew',
     ];
     const script = cases
-      .map((c) => (/^(echo|rm|mkdir)/.test(c) ? c : `${c} >/dev/null 2>&1; echo "shim $?"; ${AG} check --enforce --json -- '${c}' 2>/dev/null | sed -n 's/.*"code":"\\([A-Z_]*\\)".*/check \\1/p'`))
+      .map((c) => (SETS.test(c) ? c : `${c} >/dev/null 2>&1; echo "shim $?"; ${AG} check --enforce --json -- '${c}' 2>/dev/null | sed -n 's/.*"code":"\\([A-Z_]*\\)".*/check \\1/p'`))
       .join('\n');
     const r = sh(w, script, true);
     expect(r.exitCode, r.stderr).toBe(0);
-    const refusals = cases.filter((c) => !/^(echo|rm|mkdir)/.test(c)).length;
+    const refusals = cases.filter((c) => !SETS.test(c)).length;
     expect(r.stdout.trim().split('\n')).toEqual(Array.from({ length: refusals }, () => ['shim 2', 'check BLOCK_GIT_RESET_COLLISION']).flat());
     expect(spawnSync('git', ['rev-parse', 'HEAD'], { cwd: w.ws, encoding: 'utf8' }).stdout).toBe(head);
     expect(read(w, '.agent-trash/x')).toBe('ours\n');
+    expect(fs.lstatSync(path.join(w.ws, '.agent-trash')).isDirectory() && !fs.existsSync(path.join(w.ws, '.agent-trash/tx-new'))).toBe(true);
     expect(spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: w.ws, encoding: 'utf8' }).stdout).toBe('');
   });
 });
