@@ -17,17 +17,13 @@ export interface DecideLine {
   authorized?: boolean;
 }
 
-/** decide(), with the session's stored mode: it can only narrow the given mode, never widen it. It
- *  matters only to a line with operations, so a line without any pays no workspace lookup. */
+/** decide(), with the session's stored mode: it can only narrow the given mode, never widen it. The
+ *  engine reads it once it knows the workspace, before probing, so the line is classified and probed
+ *  once; a line without operations pays no workspace lookup. */
 export function decideLine(input: DecideLine): CheckResult {
   const extra = { ...(input.dialect !== undefined ? { dialect: input.dialect } : {}), ...(input.authorized ? { authorized: true } : {}) };
-  const r = decide({ command: input.text, config: input.config, mode: input.mode, ...extra });
-  if (input.mode === 'NORMAL' && r.workspace) {
-    if (readMode({ root: r.workspace.root, quarantine: r.workspace.quarantine }, input.config.session) === 'RESTRICTED') {
-      return decide({ command: input.text, config: input.config, mode: 'RESTRICTED', ...extra });
-    }
-  }
-  return r;
+  const session = input.config.session;
+  return decide({ command: input.text, config: input.config, mode: input.mode, ...extra, storedMode: (place) => readMode(place, session) });
 }
 
 /** Performs what a SAFE decision needs and audits the outcome (`check --enforce`). */

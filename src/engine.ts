@@ -83,6 +83,9 @@ export interface DecideInput {
   git?: GitRunner;
   /** A human authorized this one execution: the shape rules are skipped (PolicyContext.authorized). */
   authorized?: boolean;
+  /** The session's stored mode, read once the workspace (and so the quarantine) is known. It can
+   *  only narrow `mode`, never widen it; a line without operations never asks. */
+  storedMode?: (place: { root: string; quarantine: string }) => Mode;
 }
 
 export function explain(code: ReasonCode, detail: string): string {
@@ -127,7 +130,8 @@ function opResult(p: ProbedOp, v: Verdict): OpResult {
   };
 }
 
-function decideUnguarded(input: DecideInput, mode: Mode, dialect: Dialect): CheckResult {
+function decideUnguarded(input: DecideInput, given: Mode, dialect: Dialect): CheckResult {
+  let mode = given;
   const { config } = input;
   const git = input.git ?? gitRunner(config.gitBinary, config.env);
   resetFsCache();
@@ -140,12 +144,13 @@ function decideUnguarded(input: DecideInput, mode: Mode, dialect: Dialect): Chec
   const base = lineResult(input, mode, dialect, 'ALLOW_NOOP', 'nothing in the line deletes or overwrites');
   if (classification.ops.length === 0) return base;
   const ws = discoverWorkspace(config);
+  if (mode === 'NORMAL' && input.storedMode?.({ root: ws.root, quarantine: ws.quarantine }) === 'RESTRICTED') mode = 'RESTRICTED';
   const probed = probe(classification.ops, config, ws, { mode }, git);
   const ctx = { mode, allowRegenerable: config.allowRegenerable, authorized: input.authorized === true };
   const verdicts = probed.map((p) => evaluateOp(p, ctx));
   const ops = probed.map((p, i) => opResult(p, verdicts[i]!));
   const best = combine(verdicts);
-  const result: CheckResult = { ...base, ops, workspace: { root: ws.root, source: ws.source, quarantine: ws.quarantine }, warnings: ws.warnings };
+  const result: CheckResult = { ...base, mode, ops, workspace: { root: ws.root, source: ws.source, quarantine: ws.quarantine }, warnings: ws.warnings };
   if (best) {
     result.decision = best.verdict.decision;
     result.code = best.verdict.code;

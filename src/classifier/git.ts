@@ -1,5 +1,6 @@
 // git: global options parsed the way git parses them, then the destructive subcommands of the
-// vocabulary (clean, reset --hard, restore, checkout, switch, push) read option by option.
+// vocabulary (clean, reset --hard/--merge/--keep, restore, checkout, switch, push, rm -f, worktree
+// remove) read option by option.
 import type { GitFacts, OpKind, TargetSpec, Undeterminable } from './types.js';
 import type { Word } from './words.js';
 import { dynamicReason, isUndeterminable, targetOf } from './rm.js';
@@ -29,7 +30,7 @@ const GLOBAL_FLAGS = new Set([
 const GLOBAL_QUERIES = new Set(['--version', '--help', '-h', '--html-path', '--man-path', '--info-path', '--exec-path']);
 /** Environment names that move the repository or the work tree away from what the line shows. */
 const GIT_ENV = /^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|CONFIG|CONFIG_GLOBAL|CONFIG_SYSTEM|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_\d+|CONFIG_VALUE_\d+|NAMESPACE)$/;
-const DESTRUCTIVE_SUBCOMMANDS = /^(clean|reset|restore|checkout|switch|push)$/;
+const DESTRUCTIVE_SUBCOMMANDS = /^(clean|reset|restore|checkout|switch|push|rm|worktree)$/;
 
 export interface GitClassified {
   kind: OpKind | null;
@@ -161,6 +162,84 @@ function classifyClean(r: GitClassified, rest: Word[]): void {
   r.dryRun = f.cleanDryRun;
 }
 
+const RESET_MODES: ReadonlySet<string> = new Set(['--hard', '--merge', '--keep']);
+
+/** `git switch` options (git's parse-options: short options bundle, -c/-C take a value). */
+function parseSwitch(args: readonly string[]): { force: boolean; creates: boolean; orphan: boolean; detach: boolean; positionals: string[] } {
+  const out = { force: false, creates: false, orphan: false, detach: false, positionals: [] as string[] };
+  for (let k = 0; k < args.length; k++) {
+    const v = args[k]!;
+    if (v === '--') {
+      out.positionals.push(...args.slice(k + 1));
+      break;
+    }
+    if (!v.startsWith('-') || v === '-') {
+      out.positionals.push(v);
+      continue;
+    }
+    if (v.startsWith('--')) {
+      const name = v.split('=')[0]!;
+      if (name === '--force' || name === '--discard-changes') out.force = true;
+      else if (name === '--detach') out.detach = true;
+      else if (name === '--create' || name === '--force-create' || name === '--orphan') {
+        if (name === '--orphan') out.orphan = true;
+        else out.creates = true;
+        if (!v.includes('=')) k++;
+      }
+      continue;
+    }
+    for (let j = 1; j < v.length; j++) {
+      const o = v[j]!;
+      if (o === 'f') out.force = true;
+      else if (o === 'd') out.detach = true;
+      else if (o === 'c' || o === 'C') {
+        out.creates = true;
+        if (j === v.length - 1) k++; // the value is the next word, else the rest of this one
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** `git worktree remove [-f [-f]] <worktree>`: the work tree's directory goes, and with it what git
+ *  does not hold (ignored files always; untracked and modified ones with --force). Other worktree
+ *  subcommands delete nothing but administrative files. */
+function classifyWorktreeRemove(r: GitClassified, rest: Word[]): boolean {
+  if (rest[0]?.value !== 'remove') return false;
+  const f = r.facts;
+  let force = 0;
+  const operands: Word[] = [];
+  let endOfOptions = false;
+  for (const w of rest.slice(1)) {
+    const v = w.value;
+    if (!endOfOptions && !w.dynamic && v === '--') {
+      endOfOptions = true;
+      continue;
+    }
+    if (!endOfOptions && !w.dynamic && v.startsWith('-') && v !== '-') {
+      if (v === '--force') force++;
+      else if (/^-f+$/.test(v)) force += v.length - 1;
+      // any other option: git refuses it (nothing removed)
+      continue;
+    }
+    operands.push(w);
+  }
+  r.kind = 'git-worktree-remove';
+  r.recursive = true;
+  f.worktreeForce = force;
+  if (operands.length !== 1) {
+    // git removes nothing without exactly one work tree named.
+    r.noTargets = true;
+    return true;
+  }
+  f.worktreeArg = operands[0]!.value;
+  const t = targetOf(operands[0]!, f.dir);
+  if (isUndeterminable(t)) r.undeterminable ??= t;
+  else r.targets.push(t);
+  return true;
+}
+
 export function classifyGit(args: Word[], cwd: string | null, envNames: readonly string[]): GitClassified {
   const parsed = parseGlobals(args, cwd);
   const f = parsed.facts;
@@ -190,13 +269,18 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
   if (sub === 'clean') {
     classifyClean(r, rest);
   } else if (sub === 'reset') {
+    // --hard overwrites the work tree; --merge drops staged changes (and overwrites ignored files the
+    // target tracks); --keep drops a staged version the work tree has moved on from. git takes the
+    // last mode given.
     const values = f.args;
-    if (!values.includes('--hard')) return emptyResult(f, null);
+    const modes = values.filter((v) => RESET_MODES.has(v));
+    if (modes.length === 0) return emptyResult(f, null);
     r.kind = 'git-reset-hard';
-    const others = values.filter((v) => v !== '--hard' && v !== '-q' && v !== '--quiet');
+    f.resetMode = modes[modes.length - 1]!.slice(2) as GitFacts['resetMode'];
+    const others = values.filter((v) => !RESET_MODES.has(v) && v !== '-q' && v !== '--quiet');
     const commits = others.filter((v) => !v.startsWith('-'));
     if (others.length !== commits.length || commits.length > 1) {
-      r.undeterminable ??= { reason: 'reset-not-standalone', detail: `git reset --hard is compensable only with -q and at most one commit (got: ${others.join(' ')})` };
+      r.undeterminable ??= { reason: 'reset-not-standalone', detail: `git reset --${f.resetMode} is compensable only with -q and at most one commit (got: ${others.join(' ')})` };
     }
     f.commit = commits[0] ?? 'HEAD';
   } else if (sub === 'restore') {
@@ -231,13 +315,62 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
     const pathsAfterDd = dd >= 0 && values.length > dd + 1;
     if (force || fromFile || pathsAfterDd || (!creates && positionals.length >= 2)) {
       r.kind = 'git-checkout';
+      // A forced checkout of another tree (`-f REV`, `-f -B x REV`, `-f` alone: HEAD) writes every
+      // file that tree has: the preflight looks for what it would overwrite.
+      const patch = flags.some((o) => o === '-p' || o === '--patch');
+      if (force && !patch && !fromFile && dd < 0 && positionals.length <= 1) {
+        const named = positionals[0];
+        f.treeTarget = named === '-' ? '@{-1}' : (named ?? 'HEAD');
+        if (named !== undefined && !creates && !flags.includes('--detach')) f.treeTargetMaybePath = true;
+      }
     } else if (!creates && positionals.length === 1 && dd < 0) {
       r.kind = 'git-checkout';
       f.ambiguousRef = positionals[0]!;
     } else return emptyResult(f, null);
   } else if (sub === 'switch') {
-    if (!f.args.some((v) => v === '--discard-changes' || v === '--force' || /^-[a-zA-Z]*f/.test(v))) return emptyResult(f, null);
+    const sw = parseSwitch(f.args);
+    if (!sw.force) return emptyResult(f, null);
     r.kind = 'git-switch';
+    if (!sw.orphan) {
+      const named = sw.positionals[0];
+      const target = named ?? (sw.creates || sw.detach ? 'HEAD' : undefined);
+      if (target !== undefined) f.treeTarget = target === '-' ? '@{-1}' : target;
+    }
+  } else if (sub === 'rm') {
+    // Without -f git removes only files whose content is the commit's (it refuses a file with
+    // uncommitted or staged changes, and never touches untracked ones): nothing is lost. With -f
+    // the uncommitted changes of the removed files go: a snapshot keeps them.
+    let force = false;
+    let dry = false;
+    let pathspecs = 0;
+    let endOfOptions = false;
+    for (const v of f.args) {
+      if (!endOfOptions && v === '--') {
+        endOfOptions = true;
+        continue;
+      }
+      if (endOfOptions || !v.startsWith('-') || v === '-') {
+        pathspecs++;
+        continue;
+      }
+      if (v.startsWith('--')) {
+        const name = v.split('=')[0]!;
+        if (name === '--force') force = true;
+        else if (name === '--dry-run') dry = true;
+        else if (name === '--pathspec-from-file') pathspecs++;
+        else if (name === '--recursive') r.recursive = true;
+        continue;
+      }
+      if (v.includes('f')) force = true;
+      if (v.includes('n')) dry = true;
+      if (v.includes('r')) r.recursive = true;
+    }
+    if (!force) return emptyResult(f, null);
+    r.kind = 'git-rm';
+    r.dryRun = dry;
+    r.noTargets = pathspecs === 0;
+  } else if (sub === 'worktree') {
+    if (!classifyWorktreeRemove(r, rest)) return emptyResult(f, null);
   } else if (sub === 'push') {
     let force = false;
     let lease = false;

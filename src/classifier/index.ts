@@ -9,7 +9,7 @@ import { classifyFind } from './find.js';
 import { classifyGit } from './git.js';
 import { smellsDestructive } from './smell.js';
 import { joinRaw, normalizeAbs } from './paths.js';
-import { floorReason, isFloorVerb } from './vocabulary.js';
+import { floorReason, isFloorVerb, verbKey } from './vocabulary.js';
 import { finishClassification } from './op.js';
 import { classifyCmd } from './cmd.js';
 import { classifyPowerShell, smellsDestructivePowerShell } from './powershell.js';
@@ -167,7 +167,9 @@ function shellOps(program: string, args: Word[], words: Word[], site: Site, cwd:
   return [];
 }
 
-function xargsCommand(args: Word[]): Word[] {
+/** The command xargs runs; null when xargs only prints (`--help`, `--version`: checked with GNU
+ *  xargs; `--show-limits` still runs the command on its input, so it is not one of them). */
+function xargsCommand(args: Word[]): Word[] | null {
   const withArg = new Set(['a', 'd', 'E', 'I', 'L', 'n', 'P', 's']);
   const longWithArg = new Set(['--arg-file', '--delimiter', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
   let k = 0;
@@ -179,6 +181,7 @@ function xargsCommand(args: Word[]): Word[] {
     }
     if (!v.startsWith('-') || v === '-') break;
     if (v.startsWith('--')) {
+      if (v === '--help' || v === '--version') return null;
       if (longWithArg.has(v)) k++;
       continue;
     }
@@ -227,7 +230,11 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
     if (!first.glob && !smellsDestructive(text) && !smellsDestructive(subText)) return [];
     return [opaqueOp(first.display, text, { reason: 'dynamic-program', detail: `the program ${first.display} is known only when the command runs` }, site)];
   }
-  const program = programName(first);
+  // git named by a Windows path or executable name (`"C:/Program Files/Git/bin/git.exe"` under Git
+  // Bash, `/mnt/c/…/git.exe` through WSL interop, `'C:\Git\bin\git.exe'`, `GIT` on a
+  // case-insensitive filesystem) is git. (Unquoted, `C:\Git\bin\git.exe` is `C:Gitbingit.exe` to a
+  // POSIX shell: no such program.)
+  const program = verbKey(first.value) === 'git' ? 'git' : programName(first);
   const args = words.slice(1);
   const op = (kind: OpKind): Op => newOp(program, kind, words, site, cwd, wrappers);
   const uncertain = (o: Op): Op => {
@@ -316,6 +323,7 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
   }
   if (program === 'xargs' || program === 'parallel') {
     const cmd = program === 'xargs' ? xargsCommand(args) : args;
+    if (cmd === null) return [];
     // The items xargs reads become operands: judge the program as if it had one.
     const item: Word = { value: 'xargs-item', display: 'ITEM', dynamic: false, glob: false, subs: [], vars: [] };
     const inner = program === 'xargs' ? destructiveProgram(cmd.length > 0 ? [...cmd, item] : [], site, cwd) : smellsDestructive(args.map((w) => w.display).join(' ')) ? args.map((w) => w.value).join(' ') : null;
@@ -361,7 +369,14 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
   }
   if (isFloorVerb(program, 'posix')) {
     // `RM -rf x` (a case-insensitive filesystem finds rm), `DEL x`, `Remove-Item x`, `srm x`: a
-    // destructive verb this reader does not model.
+    // destructive verb this reader does not model. The rm family in another case is read as rm only
+    // to see that it changes nothing (`RM --version`, `Rmdir --help`, `RM` alone): the program is
+    // either that tool, which then only prints, or another one.
+    const key = verbKey(first.value);
+    if (FS_DELETERS.has(key) && key !== program) {
+      const f = classifyFsDelete(key, args, cwd);
+      if (f.undeterminable === null && !u.uncertain && (f.dryRun || f.noTargets)) return [];
+    }
     const o = op('opaque');
     o.undeterminable = floorReason(first.display, 'posix');
     return [uncertain(o)];

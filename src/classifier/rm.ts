@@ -92,7 +92,10 @@ export function classifyFsDelete(program: string, args: Word[], cwd: string | nu
       const eq = v.indexOf('=');
       const name = eq < 0 ? v.slice(2) : v.slice(2, eq);
       if (name === 'help' || name === 'version') {
-        res.dryRun = true;
+        // Before the first operand every rm prints and exits (BSD rm rejects it: nothing either).
+        // After one, GNU rm still only prints, but BSD rm (and GNU under POSIXLY_CORRECT) stops
+        // reading options at the operand and deletes it: judged as the delete it may be.
+        if (operands.length === 0) res.dryRun = true;
         continue;
       }
       if (spec.recursiveLong.includes(name)) res.recursive = true;

@@ -18,7 +18,7 @@ const WORDS: readonly RegExp[] = [
 /** A program word, then later in the text one of its destructive operations. */
 const LATER: readonly [RegExp, RegExp][] = [
   [/\bfind\b/, /-(exec|execdir|ok|okdir)\b/],
-  [/\bgit\b/, /\b(clean|reset|restore|checkout|switch|push|stash|branch|rm)\b/],
+  [/\bgit\b/, /\b(clean|reset|restore|checkout|switch|push|stash|branch|rm|worktree)\b/],
 ];
 
 /** A short-option cluster holding both r (or R) and f: `-rf`, `-fR`, `-vrf`. */

@@ -5,11 +5,13 @@ export type OpKind =
   | 'find-delete' // find … -delete
   | 'find-exec' // find … -exec/-execdir/-ok rm …
   | 'git-clean'
-  | 'git-reset-hard'
+  | 'git-reset-hard' // git reset --hard, --merge or --keep (GitFacts.resetMode)
   | 'git-restore'
   | 'git-checkout'
   | 'git-switch'
   | 'git-push'
+  | 'git-rm' // git rm -f: removes tracked files with their uncommitted changes
+  | 'git-worktree-remove' // git worktree remove: deletes a linked work tree's directory
   | 'indirect' // bash -c, eval, source, a shell fed by stdin
   | 'stdin-fed' // xargs / parallel running a destructive program
   | 'opaque'; // text that could not be read, with a destructive smell
@@ -75,8 +77,17 @@ export interface GitFacts {
   cleanDryRun?: boolean;
   cleanFlags?: string[];
   pathspecs?: string[];
-  // git reset --hard
+  // git reset --hard/--merge/--keep
   commit?: string;
+  resetMode?: 'hard' | 'merge' | 'keep';
+  // git checkout -f / switch -f that moves to another tree: the commit-ish it checks out (the
+  // preflight's target), and whether that word may be a path instead (`git checkout -f NAME`)
+  treeTarget?: string;
+  treeTargetMaybePath?: boolean;
+  // git worktree remove: how many -f, and the work tree as named (git matches it as a path suffix
+  // before it reads it as a path)
+  worktreeForce?: number;
+  worktreeArg?: string;
   // git push
   force?: boolean;
   forceWithLease?: boolean;

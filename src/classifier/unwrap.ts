@@ -15,7 +15,14 @@ interface OptionSpec {
   positionals?: number;
   /** Leading NAME=VALUE words set the environment (env, sudo). */
   assignments?: boolean;
+  /** Options that make the wrapper print something and exit without running the command
+   *  (`env --help rm`, `setsid -V rm`, `sudo -e FILE` edits a file): long names, short letters.
+   *  Checked with the real programs (docs/classifier.md); only an option read as an option counts. */
+  query?: { long: readonly string[]; short?: string };
 }
+
+const GNU_QUERY = { long: ['help', 'version'] } as const;
+const UTIL_LINUX_QUERY = { long: ['help', 'version'], short: 'hV' } as const;
 
 const SPECS: Record<string, OptionSpec> = {
   sudo: {
@@ -24,6 +31,7 @@ const SPECS: Record<string, OptionSpec> = {
     longArg: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user'],
     longFlag: ['askpass', 'background', 'preserve-env', 'set-home', 'login', 'remove-timestamp', 'reset-timestamp', 'non-interactive', 'preserve-groups', 'stdin', 'shell', 'version', 'validate', 'list'],
     assignments: true,
+    query: { long: ['help', 'version', 'list', 'validate', 'edit'], short: 'lvVe' },
   },
   doas: { shortArg: 'uC', shortFlag: 'nsL', longArg: [], longFlag: [] },
   env: {
@@ -32,22 +40,23 @@ const SPECS: Record<string, OptionSpec> = {
     longArg: ['unset', 'chdir', 'split-string'],
     longFlag: ['ignore-environment', 'null', 'debug', 'default-signal', 'ignore-signal', 'block-signal', 'list-signal-handling'],
     assignments: true,
+    query: GNU_QUERY,
   },
-  nice: { shortArg: 'n', shortFlag: '', longArg: ['adjustment'], longFlag: [] },
-  nohup: { shortArg: '', shortFlag: '', longArg: [], longFlag: [] },
-  command: { shortArg: '', shortFlag: 'pvV', longArg: [], longFlag: [] },
-  builtin: { shortArg: '', shortFlag: '', longArg: [], longFlag: [] },
-  exec: { shortArg: 'a', shortFlag: 'cl', longArg: [], longFlag: [] },
-  time: { shortArg: 'fo', shortFlag: 'pvqa', longArg: ['format', 'output'], longFlag: ['portability', 'verbose', 'quiet', 'append'] },
-  timeout: { shortArg: 'sk', shortFlag: 'v', longArg: ['signal', 'kill-after'], longFlag: ['preserve-status', 'foreground', 'verbose'], positionals: 1 },
-  stdbuf: { shortArg: 'ioe', shortFlag: '', longArg: ['input', 'output', 'error'], longFlag: [] },
+  nice: { shortArg: 'n', shortFlag: '', longArg: ['adjustment'], longFlag: [], query: GNU_QUERY },
+  nohup: { shortArg: '', shortFlag: '', longArg: [], longFlag: [], query: GNU_QUERY },
+  command: { shortArg: '', shortFlag: 'pvV', longArg: [], longFlag: [], query: { long: ['help', 'version'], short: 'vV' } },
+  builtin: { shortArg: '', shortFlag: '', longArg: [], longFlag: [], query: { long: ['help'] } },
+  exec: { shortArg: 'a', shortFlag: 'cl', longArg: [], longFlag: [], query: { long: ['help'] } },
+  time: { shortArg: 'fo', shortFlag: 'pvqa', longArg: ['format', 'output'], longFlag: ['portability', 'verbose', 'quiet', 'append'], query: { long: ['help', 'version'], short: 'V' } },
+  timeout: { shortArg: 'sk', shortFlag: 'v', longArg: ['signal', 'kill-after'], longFlag: ['preserve-status', 'foreground', 'verbose'], positionals: 1, query: GNU_QUERY },
+  stdbuf: { shortArg: 'ioe', shortFlag: '', longArg: ['input', 'output', 'error'], longFlag: [], query: GNU_QUERY },
   busybox: { shortArg: '', shortFlag: '', longArg: [], longFlag: [] },
-  setsid: { shortArg: '', shortFlag: 'cfw', longArg: [], longFlag: ['ctty', 'fork', 'wait'] },
-  ionice: { shortArg: 'cnp', shortFlag: 't', longArg: ['class', 'classdata', 'pid'], longFlag: ['ignore'] },
-  taskset: { shortArg: '', shortFlag: 'acp', longArg: [], longFlag: ['all-tasks', 'cpu-list', 'pid'], positionals: 1 },
-  chrt: { shortArg: 'TPD', shortFlag: 'abdefiomrRv', longArg: ['sched-runtime', 'sched-period', 'sched-deadline'], longFlag: ['all-tasks', 'batch', 'deadline', 'fifo', 'idle', 'other', 'rr', 'reset-on-fork', 'verbose'], positionals: 1 },
-  flock: { shortArg: 'wEc', shortFlag: 'sxunoFv', longArg: ['timeout', 'conflict-exit-code', 'command'], longFlag: ['shared', 'exclusive', 'unlock', 'nonblock', 'close', 'no-fork', 'verbose'], positionals: 1 },
-  unshare: { shortArg: 'S', shortFlag: 'imnpuUCTrcf', longArg: ['setuid', 'setgid', 'propagation', 'wd', 'root', 'kill-child'], longFlag: ['ipc', 'mount', 'net', 'pid', 'uts', 'user', 'cgroup', 'time', 'fork', 'map-root-user', 'map-current-user', 'mount-proc'] },
+  setsid: { shortArg: '', shortFlag: 'cfw', longArg: [], longFlag: ['ctty', 'fork', 'wait'], query: UTIL_LINUX_QUERY },
+  ionice: { shortArg: 'cnp', shortFlag: 't', longArg: ['class', 'classdata', 'pid'], longFlag: ['ignore'], query: UTIL_LINUX_QUERY },
+  taskset: { shortArg: '', shortFlag: 'acp', longArg: [], longFlag: ['all-tasks', 'cpu-list', 'pid'], positionals: 1, query: UTIL_LINUX_QUERY },
+  chrt: { shortArg: 'TPD', shortFlag: 'abdefiomrRv', longArg: ['sched-runtime', 'sched-period', 'sched-deadline'], longFlag: ['all-tasks', 'batch', 'deadline', 'fifo', 'idle', 'other', 'rr', 'reset-on-fork', 'verbose'], positionals: 1, query: UTIL_LINUX_QUERY },
+  flock: { shortArg: 'wEc', shortFlag: 'sxunoFv', longArg: ['timeout', 'conflict-exit-code', 'command'], longFlag: ['shared', 'exclusive', 'unlock', 'nonblock', 'close', 'no-fork', 'verbose'], positionals: 1, query: UTIL_LINUX_QUERY },
+  unshare: { shortArg: 'S', shortFlag: 'imnpuUCTrcf', longArg: ['setuid', 'setgid', 'propagation', 'wd', 'root', 'kill-child'], longFlag: ['ipc', 'mount', 'net', 'pid', 'uts', 'user', 'cgroup', 'time', 'fork', 'map-root-user', 'map-current-user', 'mount-proc'], query: UTIL_LINUX_QUERY },
 };
 
 export const WRAPPERS: ReadonlySet<string> = new Set(Object.keys(SPECS));
@@ -119,8 +128,10 @@ export function unwrap(input: Word[], resolveDir: (dir: Word) => string | null):
           take(opt, words[k + 1]);
           k += 2;
         } else {
-          if (!spec.longFlag.includes(opt)) res.uncertain = true;
-          if (name === 'sudo' && (opt === 'list' || opt === 'validate' || opt === 'version')) onlyQuery = true;
+          // A query option prints and exits, unless an option read before it was not understood (it
+          // might have taken this word as its value).
+          if (spec.query?.long.includes(opt) && !res.uncertain) onlyQuery = true;
+          else if (!spec.longFlag.includes(opt)) res.uncertain = true;
           k++;
         }
         continue;
@@ -138,11 +149,11 @@ export function unwrap(input: Word[], resolveDir: (dir: Word) => string | null):
           }
           break;
         }
-        if (!spec.shortFlag.includes(o)) res.uncertain = true;
-        if (name === 'command' && (o === 'v' || o === 'V')) onlyQuery = true;
+        if (spec.query?.short?.includes(o) && !res.uncertain) onlyQuery = true;
+        else if (!spec.shortFlag.includes(o)) res.uncertain = true;
         if (name === 'command' && o === 'p') res.defaultPath = true;
-        if (name === 'sudo' && (o === 'l' || o === 'v' || o === 'V' || o === 'K' || o === 'k') && j === v.length - 1 && k === words.length - 1) onlyQuery = true;
-        if (name === 'sudo' && (o === 'l' || o === 'v' || o === 'V')) onlyQuery = true;
+        // `sudo -k` / `sudo -K` alone only drop the cached credentials.
+        if (name === 'sudo' && (o === 'K' || o === 'k') && j === v.length - 1 && k === words.length - 1) onlyQuery = true;
       }
       k += consumedNext ? 2 : 1;
     }

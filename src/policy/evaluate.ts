@@ -27,6 +27,13 @@ function firstMatch(p: ProbedOp, ctx: PolicyContext, start: number, skipShapes: 
       // rule (2c, 4, 5, 6, RESTRICTED, force push, …) wins over its ASK.
       const later = firstMatch(p, ctx, i + 1, true);
       if (later && later.decision === 'BLOCK') return later;
+      // RESTRICTED mode never asks: when no later rule refuses first (rule 3 allows housekeeping in
+      // the quarantine), rule 7 refuses the shape.
+      if (ctx.mode === 'RESTRICTED') {
+        const restricted = RULES.find((r) => r.id === '7')!;
+        const hit7 = restricted.when(p, ctx);
+        if (hit7) return fromRule(restricted, hit7.code ?? restricted.code, hit7.detail);
+      }
     }
     return fromRule(rule, hit.code ?? rule.code, hit.detail);
   }

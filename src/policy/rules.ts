@@ -42,11 +42,18 @@ export interface Rule {
   note?: string;
 }
 
-const GIT_DESTRUCTIVE: ReadonlySet<OpKind> = new Set(['git-clean', 'git-reset-hard', 'git-restore', 'git-checkout', 'git-switch', 'git-push']);
-const SNAPSHOT_KINDS: ReadonlySet<OpKind> = new Set(['git-reset-hard', 'git-restore', 'git-checkout', 'git-switch']);
+const GIT_DESTRUCTIVE: ReadonlySet<OpKind> = new Set(['git-clean', 'git-reset-hard', 'git-restore', 'git-checkout', 'git-switch', 'git-push', 'git-rm', 'git-worktree-remove']);
+const SNAPSHOT_KINDS: ReadonlySet<OpKind> = new Set(['git-reset-hard', 'git-restore', 'git-checkout', 'git-switch', 'git-rm']);
 /** Ops whose target set is read from disk when they run (shape F2 applies to them). */
-const TARGET_DEPENDENT: ReadonlySet<OpKind> = new Set(['fs-delete', 'git-clean', 'git-restore', 'git-checkout', 'git-switch']);
+const TARGET_DEPENDENT: ReadonlySet<OpKind> = new Set(['fs-delete', 'git-clean', 'git-restore', 'git-checkout', 'git-switch', 'git-rm', 'git-worktree-remove']);
 
+/** The shape (2a, 2b) an op has, described; null for none. */
+const shapeOf = (p: ProbedOp): string | null =>
+  p.op.cdBefore && p.op.kind !== 'git-push'
+    ? `a cd earlier in the line decides where ${p.op.program} lands`
+    : p.op.createBefore && TARGET_DEPENDENT.has(p.op.kind)
+      ? `files are created earlier in the line, before ${p.op.program} reads its targets`
+      : null;
 const deleted = (p: ProbedOp): TargetFacts[] => p.targets.filter((t) => t.role !== 'scope');
 const show = (t: TargetFacts): string => t.raw;
 const first = (ts: TargetFacts[], f: (t: TargetFacts) => boolean): TargetFacts | undefined => ts.find(f);
@@ -65,7 +72,7 @@ export const RULES: readonly Rule[] = [
     code: 'ALLOW_NOOP',
     when: (p) =>
       p.op.undeterminable === null && p.op.kind !== 'git-clean' && (p.op.dryRun || p.op.noTargets || p.inert === true)
-        ? { detail: p.op.dryRun ? `${p.op.program} changes nothing here (dry run or help)` : p.inert ? 'a branch switch keeps local changes' : `${p.op.program} has no targets` }
+        ? { detail: p.op.dryRun ? `${p.op.program} changes nothing here (dry run or help)` : p.inert ? (p.inertDetail ?? 'a branch switch keeps local changes') : `${p.op.program} has no targets` }
         : p.refused
           ? { detail: 'git clean refuses to run without -f (clean.requireForce)' }
           : null,
@@ -157,8 +164,26 @@ export const RULES: readonly Rule[] = [
     id: '7',
     name: 'restricted-git',
     code: 'BLOCK_RESTRICTED_MODE',
-    when: (p, ctx) => (ctx.mode === 'RESTRICTED' && GIT_DESTRUCTIVE.has(p.op.kind) ? { detail: `git ${p.op.git?.subcommand ?? ''} is forbidden in RESTRICTED mode` } : null),
-    examples: { hit: [{ cmd: 'git reset --hard', mode: 'RESTRICTED' }, { cmd: 'git clean -fd', mode: 'RESTRICTED' }, { cmd: 'git push --force', mode: 'RESTRICTED' }], miss: ['git reset --hard', { cmd: 'rm src/a.ts', mode: 'RESTRICTED' }] },
+    when: (p, ctx) => {
+      if (ctx.mode !== 'RESTRICTED') return null;
+      if (GIT_DESTRUCTIVE.has(p.op.kind)) return { detail: `git ${p.op.git?.subcommand ?? ''} is forbidden in RESTRICTED mode` };
+      // A vetoed session cannot escalate to a human either: what a shape would ask (2a, 2b) is refused.
+      if (shapeOf(p)) return { detail: `${shapeOf(p)}; RESTRICTED mode does not ask, it refuses` };
+      return null;
+    },
+    examples: {
+      hit: [
+        { cmd: 'git reset --hard', mode: 'RESTRICTED' },
+        { cmd: 'git clean -fd', mode: 'RESTRICTED' },
+        { cmd: 'git push --force', mode: 'RESTRICTED' },
+        { cmd: 'cd src && rm old.txt', mode: 'RESTRICTED' },
+        { cmd: 'cd src && rm -rf build', mode: 'RESTRICTED' },
+        { cmd: 'touch f && rm f', mode: 'RESTRICTED' },
+        { cmd: 'cd .agent-trash && rm -rf tx-1', mode: 'RESTRICTED' },
+      ],
+      miss: ['git reset --hard', 'cd src && rm old.txt', { cmd: 'rm src/a.ts', mode: 'RESTRICTED' }, { cmd: 'rm -rf .agent-trash/tx-1', mode: 'RESTRICTED' }],
+    },
+    note: 'Also refuses, in RESTRICTED mode, what shapes 2a/2b would ask (the reference: "nothing may escalate to ASK").',
   },
   {
     id: '8',
@@ -222,16 +247,40 @@ export const RULES: readonly Rule[] = [
     id: '12a',
     name: 'reset-collision',
     code: 'BLOCK_GIT_RESET_COLLISION',
-    when: (p) => (p.op.kind === 'git-reset-hard' && (p.collisions?.length ?? 0) > 0 ? { detail: `the reset would overwrite untracked or ignored ${p.collisions!.slice(0, 5).join(', ')}` } : null),
-    examples: { hit: ['git reset --hard HEAD~1'], miss: ['git reset --hard', 'git reset --hard HEAD'] },
-    note: 'agent-guard row, from the original tool: evaluated just before rule 12.',
+    when: (p) =>
+      (p.collisions?.length ?? 0) > 0
+        ? { detail: `git ${p.op.git?.subcommand ?? ''} would overwrite untracked or ignored files, or the quarantine: ${p.collisions!.slice(0, 5).join(', ')}` }
+        : null,
+    examples: {
+      hit: ['git reset --hard HEAD~1', 'git reset --merge HEAD~1', 'git reset --keep HEAD~1', 'git checkout -f HEAD~1', 'git checkout -f -B x HEAD~1', 'git switch --discard-changes --detach HEAD~1'],
+      miss: ['git reset --hard', 'git reset --hard HEAD', 'git checkout -f main', 'git checkout -f -- old.txt', 'git switch -f main'],
+    },
+    note: 'agent-guard row, from the original tool: evaluated just before rule 12. Also for reset --merge/--keep and a forced checkout/switch to another tree (the same preflight).',
   },
   {
     id: '12',
     name: 'git-snapshot',
     code: 'SNAPSHOT_GIT_STASH',
     when: (p) => (SNAPSHOT_KINDS.has(p.op.kind) ? { detail: `git ${p.op.git?.subcommand ?? ''} overwrites tracked changes` } : null),
-    examples: { hit: ['git reset --hard', 'git restore src/a.ts', 'git checkout -- .', 'git checkout -f main', 'git switch --discard-changes main', 'git checkout src/a.ts', 'git reset -q --hard HEAD'], miss: ['git checkout main', 'git restore --staged src/a.ts', 'git reset HEAD~1'] },
+    examples: {
+      hit: [
+        'git reset --hard', 'git restore src/a.ts', 'git checkout -- .', 'git checkout -f main', 'git switch --discard-changes main', 'git checkout src/a.ts',
+        'git reset -q --hard HEAD', 'git reset --merge', 'git reset --keep', 'git rm -f src/a.ts', 'git rm -rf src', 'git rm --force --cached src/a.ts',
+        'git checkout -f -B x HEAD', 'git switch --discard-changes -C x HEAD',
+      ],
+      miss: ['git checkout main', 'git restore --staged src/a.ts', 'git reset HEAD~1', 'git rm src/a.ts', 'git rm -r src', 'git rm -rfn src', 'git checkout -B x HEAD', 'git switch -C x HEAD'],
+    },
+  },
+  {
+    id: '12b',
+    name: 'worktree-relocate',
+    code: 'RELOCATE_TREE',
+    when: (p) => (p.op.kind === 'git-worktree-remove' ? { detail: 'git worktree remove deletes the work tree and what it holds that git does not: its directory is quarantined first' } : null),
+    examples: {
+      hit: ['git worktree remove --force trees/wt', 'git worktree remove trees/ign', 'git worktree remove -f -f trees/locked', 'git worktree remove -f wt'],
+      miss: ['git worktree remove trees/wt', 'git worktree remove trees/clean', 'git worktree remove --force trees/locked', 'git worktree remove --force src', 'git worktree prune', 'git worktree list'],
+    },
+    note: 'agent-guard row: git deletes ignored files with the work tree, and with --force untracked and modified ones.',
   },
   {
     id: '13',

@@ -9,6 +9,7 @@ function spawnSync(cmd: string, args: readonly string[], opts: SpawnSyncOptionsW
   return spawnSyncLazy(cmd, args, opts);
 }
 import type { SpawnSyncOptionsWithBufferEncoding, SpawnSyncReturns, spawnSync as SpawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../config.js';
 import { entryType, exists } from './fs.js';
@@ -117,14 +118,21 @@ export interface ResetPreflight {
   ok: boolean;
   error?: string;
   toplevel?: string;
-  /** Untracked or ignored paths (relative to the top level) that the reset would overwrite. */
+  /** Untracked or ignored paths (relative to the top level) that the reset would overwrite, and
+   *  paths in the quarantine it would write or delete. */
   collisions: string[];
 }
 
-/** What `git reset --hard COMMIT` would overwrite that a stash cannot hold: paths the target tree
- *  has and the index lacks, where the work tree already holds something (or a non-directory sits
- *  where the tree needs a directory). */
-export function resetPreflight(git: GitRunner, cwd: string, globals: readonly string[], commit: string): ResetPreflight {
+/** What moving the work tree to COMMIT (`git reset --hard/--merge/--keep COMMIT`, `git checkout -f
+ *  COMMIT`) would overwrite that a stash cannot hold:
+ *  - paths the target tree has and the index lacks, where the work tree already holds something (or
+ *    a non-directory sits where the tree needs a directory);
+ *  - with core.ignorecase, the same for an entry whose name differs only in case (a case-insensitive
+ *    filesystem opens it for the tree's path), unless the index tracks that entry;
+ *  - anything the move would write, change or delete in the quarantine (`quarantine`, absolute,
+ *    when it lies in the work tree): a target tree tracking `.agent-trash/…` or a file or symlink
+ *    named `.agent-trash`, an index tracking quarantine files. */
+export function resetPreflight(git: GitRunner, cwd: string, globals: readonly string[], commit: string, quarantine?: string): ResetPreflight {
   if (commit.startsWith('-')) return { ok: false, error: `not a commit: ${commit}`, collisions: [] };
   const rp = git.run([...globals, 'rev-parse', '--show-toplevel', `${commit}^{commit}`], cwd);
   if (!rp.ok) return { ok: false, error: rp.stderr || 'git rev-parse failed (no commits yet?)', collisions: [] };
@@ -154,7 +162,67 @@ export function resetPreflight(git: GitRunner, cwd: string, globals: readonly st
     const known = new Set(tracked.stdout.toString('utf8').split('\0'));
     for (const p of prefixes) if (!known.has(p)) collisions.push(p);
   }
+  const variants = caseVariants(toplevel, created.filter((rel) => !collisions.includes(rel)));
+  if (variants.size > 0) {
+    const ic = git.run([...globals, 'config', '--bool', 'core.ignorecase'], cwd);
+    if (ic.stdout.toString('utf8').trim() === 'true') {
+      const tracked = git.run([...globals, 'ls-files', '-z', '--', ...[...variants].map((p) => ':(literal)' + p)], cwd);
+      if (!tracked.ok) return { ok: false, error: tracked.stderr || 'git ls-files failed', collisions: [] };
+      const known = new Set(tracked.stdout.toString('utf8').split('\0'));
+      for (const v of variants) if (!known.has(v)) collisions.push(v);
+    }
+  }
+  const q = quarantine !== undefined ? path.posix.relative(toplevel, quarantine) : '..';
+  if (q !== '' && q !== '..' && !q.startsWith('../') && !path.posix.isAbsolute(q)) {
+    // Index or target entries at or under the quarantine that differ from the work tree: the move
+    // would write, change or delete them. icase: `.Agent-Trash` is the quarantine on a
+    // case-insensitive filesystem.
+    const touched = git.run([...globals, 'diff-index', '--no-renames', '--name-only', '-z', sha, '--', `:(literal,icase)${q}`], cwd);
+    if (!touched.ok) return { ok: false, error: touched.stderr || 'git diff-index failed', collisions: [] };
+    for (const p of touched.stdout.toString('utf8').split('\0')) if (p !== '') collisions.push(p);
+  }
   return { ok: true, toplevel, collisions };
+}
+
+/** Entries of the work tree whose path differs from one of `rels` only in case (relative to
+ *  `top`, as named on disk): what a case-insensitive lookup of that path would open. A component
+ *  named exactly is followed as it is; the walk stops at the first component with no match, and at
+ *  a non-directory (which the path would then overwrite as a prefix). */
+function caseVariants(top: string, rels: readonly string[]): Set<string> {
+  const listings = new Map<string, string[]>();
+  const list = (dir: string): string[] => {
+    let names = listings.get(dir);
+    if (names === undefined) {
+      try {
+        names = fs.readdirSync(dir);
+      } catch {
+        names = [];
+      }
+      listings.set(dir, names);
+    }
+    return names;
+  };
+  const out = new Set<string>();
+  for (const rel of rels) {
+    const parts = rel.split('/');
+    const onDisk: string[] = [];
+    let differs = false;
+    for (let i = 0; i < parts.length; i++) {
+      const names = list(path.posix.join(top, ...onDisk));
+      const want = parts[i]!;
+      const name = names.includes(want) ? want : names.find((n) => n.toLowerCase() === want.toLowerCase());
+      if (name === undefined) break;
+      if (name !== want) differs = true;
+      onDisk.push(name);
+      const last = i === parts.length - 1;
+      if (differs && (last || entryType(path.posix.join(top, ...onDisk)) !== 'dir')) {
+        out.add(onDisk.join('/'));
+        break;
+      }
+      if (!last && entryType(path.posix.join(top, ...onDisk)) !== 'dir') break;
+    }
+  }
+  return out;
 }
 
 export function toplevelOf(git: GitRunner, cwd: string, globals: readonly string[]): string | null {
@@ -191,4 +259,67 @@ export function aliasOf(git: GitRunner, cwd: string, globals: readonly string[],
   if (!r.ok) return null;
   const v = r.stdout.toString('utf8').replace(/\n$/, '');
   return v === '' ? null : v;
+}
+
+export interface WorktreeEntry {
+  path: string;
+  head: string | null;
+  branch: string | null;
+  locked: boolean;
+  /** The main work tree (listed first): git never removes it. */
+  main: boolean;
+}
+
+/** `git worktree list --porcelain -z`; null when git cannot list them. */
+export function worktreeList(git: GitRunner, cwd: string, globals: readonly string[]): WorktreeEntry[] | null {
+  const r = git.run([...globals, 'worktree', 'list', '--porcelain', '-z'], cwd);
+  if (!r.ok) return null;
+  const out: WorktreeEntry[] = [];
+  let cur: WorktreeEntry | null = null;
+  for (const field of r.stdout.toString('utf8').split('\0')) {
+    if (field === '') {
+      cur = null;
+      continue;
+    }
+    if (field.startsWith('worktree ')) {
+      cur = { path: field.slice('worktree '.length), head: null, branch: null, locked: false, main: out.length === 0 };
+      out.push(cur);
+    } else if (cur && field.startsWith('HEAD ')) cur.head = field.slice(5);
+    else if (cur && field.startsWith('branch ')) cur.branch = field.slice(7);
+    else if (cur && (field === 'locked' || field.startsWith('locked '))) cur.locked = true;
+  }
+  return out;
+}
+
+/** What `git worktree remove` without --force looks at in the work tree: does it hold modified or
+ *  untracked files (then git refuses), and ignored ones (then git deletes them)? null: git cannot say. */
+export function worktreeStatus(git: GitRunner, dir: string): { dirty: boolean; ignored: boolean } | null {
+  const r = git.run(['status', '--porcelain=v1', '-z', '--ignored=matching', '--ignore-submodules=none'], dir);
+  if (!r.ok) return null;
+  let dirty = false;
+  let ignored = false;
+  for (const e of r.stdout.toString('utf8').split('\0')) {
+    if (e.length < 3) continue;
+    if (e.startsWith('!! ')) ignored = true;
+    else if (/^[ MADRCUT?!]{2} /.test(e)) dirty = true;
+  }
+  return { dirty, ignored };
+}
+
+/** The commit a branch name switches to when it is no local ref: git's DWIM picks the one
+ *  remote-tracking branch of that name (`git switch topic` with only origin/topic). */
+export function remoteBranchCommit(git: GitRunner, cwd: string, globals: readonly string[], name: string): string | null {
+  if (name.startsWith('-')) return null;
+  const r = git.run([...globals, 'for-each-ref', '--format=%(objectname)', `refs/remotes/*/${name}`], cwd);
+  if (!r.ok) return null;
+  const shas = r.stdout.toString('utf8').split('\n').filter((l) => l !== '');
+  return shas.length === 1 ? shas[0]! : null;
+}
+
+/** Does `sha` hold commits no branch, tag or remote-tracking branch reaches (a detached HEAD's own
+ *  work)? null: git cannot say. */
+export function unreachableFromRefs(git: GitRunner, cwd: string, globals: readonly string[], sha: string): boolean | null {
+  if (!/^[0-9a-f]{40,64}$/.test(sha)) return null;
+  const r = git.run([...globals, 'rev-list', '-n', '1', sha, '--not', '--branches', '--tags', '--remotes'], cwd);
+  return r.ok ? r.stdout.toString('utf8').trim() !== '' : null;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Op, TargetSpec } from '../classifier/types.js';
 import { entryType, exists, findGitRoot, isEmptyDir, physicalBytes, physicalOf, realpathLoose, type EntryType } from './fs.js';
-import { cleanRequiresForce, enumerateClean, gitRunner, ignoredUntracked, isRef, resetPreflight, toplevelOf, type GitRunner } from './git.js';
+import { cleanRequiresForce, enumerateClean, gitRunner, ignoredUntracked, isRef, remoteBranchCommit, resetPreflight, toplevelOf, unreachableFromRefs, worktreeList, worktreeStatus, type GitRunner } from './git.js';
 import { isWithin } from '../classifier/paths.js';
 
 export { aliasOf, gitRunner, type GitRunner } from './git.js';
@@ -66,8 +66,10 @@ export interface ProbedOp {
   refused?: boolean;
   /** git reset --hard: untracked/ignored paths the reset would overwrite. */
   collisions?: string[];
-  /** git checkout NAME where NAME is a commit: a branch switch, not a path checkout. */
+  /** git checkout NAME where NAME is a commit: a branch switch, not a path checkout. Also any git op
+   *  that git itself will refuse or that loses nothing (`inertDetail` says which). */
   inert?: boolean;
+  inertDetail?: string;
 }
 
 let systemRootsCache: readonly string[] | undefined;
@@ -227,7 +229,7 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
       p.clean = { ok: e.ok, ...(e.error !== undefined ? { error: e.error } : {}), count: e.remove.length, skippedRepositories: e.skipped, quarantineExcluded };
     }
     if (op.kind === 'git-reset-hard' && g && dir !== null) {
-      const pre = resetPreflight(git, at, g.globals, g.commit ?? 'HEAD');
+      const pre = resetPreflight(git, at, g.globals, g.commit ?? 'HEAD', ws.quarantine);
       if (!pre.ok) {
         op.undeterminable = { reason: 'reset-not-standalone', detail: `the reset preflight failed: ${pre.error ?? 'unknown error'}` };
         continue;
@@ -235,9 +237,25 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
       p.collisions = pre.collisions;
       if (pre.toplevel) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(pre.toplevel, ws, config));
     }
-    if ((op.kind === 'git-switch' || (op.kind === 'git-checkout' && g?.ambiguousRef === undefined && !op.argv.includes('--'))) && g && dir !== null) {
+    if ((op.kind === 'git-switch' || op.kind === 'git-checkout') && g?.treeTarget !== undefined && dir !== null) {
+      // A forced switch to another tree: the reset's preflight, against the commit it checks out.
+      const commit = switchTarget(git, at, g.globals, g.treeTarget, g.treeTargetMaybePath === true, realpathLoose(dir));
+      if (commit !== null) {
+        const pre = resetPreflight(git, at, g.globals, commit, ws.quarantine);
+        if (!pre.ok) {
+          op.undeterminable = { reason: 'reset-not-standalone', detail: `the preflight of git ${g.subcommand} -f failed: ${pre.error ?? 'unknown error'}` };
+          continue;
+        }
+        p.collisions = pre.collisions;
+        if (pre.toplevel) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(pre.toplevel, ws, config));
+      }
+    }
+    if ((op.kind === 'git-switch' || (op.kind === 'git-checkout' && g?.ambiguousRef === undefined && !op.argv.includes('--'))) && g && dir !== null && p.collisions === undefined) {
       const top = toplevelOf(git, at, g.globals);
       if (top) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(top, ws, config));
+    }
+    if (op.kind === 'git-worktree-remove' && g && dir !== null && p.targets.some((t) => t.role !== 'scope')) {
+      probeWorktreeRemove(p, git, at, ws, config);
     }
     if (op.kind === 'git-checkout' && g?.ambiguousRef !== undefined && dir !== null) {
       const name = g.ambiguousRef;
@@ -253,6 +271,60 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
     }
   }
   return out;
+}
+
+/** The commit a forced checkout/switch moves to, or null when it moves to none: a name that is no
+ *  commit is a path (`git checkout -f FILE` when FILE exists, or when no remote branch has that
+ *  name) or an error git reports. */
+function switchTarget(git: GitRunner, at: string, globals: readonly string[], name: string, maybePath: boolean, dir: string): string | null {
+  if (isRef(git, at, globals, name)) return name;
+  if (maybePath && exists(path.posix.resolve(dir, name))) return null;
+  return remoteBranchCommit(git, at, globals, name);
+}
+
+/** `git worktree remove`: which work tree git will remove (it matches a unique path suffix first,
+ *  then the path), whether it will refuse (not a work tree, the main one, locked without -f -f,
+ *  modified or untracked files without -f), and whether anything git does not hold goes with it.
+ *  The target becomes the work tree's directory, as git resolves it. */
+function probeWorktreeRemove(p: ProbedOp, git: GitRunner, at: string, ws: Workspace, config: Config): void {
+  const g = p.op.git!;
+  const named = p.targets.find((t) => t.role !== 'scope')!;
+  const list = worktreeList(git, at, g.globals);
+  if (list === null) {
+    p.op.undeterminable = { reason: 'unknown-option', detail: 'git worktree list failed: which work tree would be removed is not known' };
+    return;
+  }
+  const arg = g.worktreeArg ?? '';
+  const bySuffix = arg === '' ? [] : list.filter((e) => e.path === arg || e.path.endsWith('/' + arg));
+  const physical = named.joined !== null ? realpathLoose(named.joined) : '';
+  const entry = bySuffix.length === 1 ? bySuffix[0]! : list.find((e) => realpathLoose(e.path) === physical);
+  const refuse = (why: string): void => {
+    p.inert = true;
+    p.inertDetail = `git refuses: ${why}`;
+  };
+  if (!entry) return refuse(`${named.raw} is not a work tree of this repository`);
+  if (entry.main) return refuse('it is the main work tree');
+  const force = g.worktreeForce ?? 0;
+  if (entry.locked && force < 2) return refuse('the work tree is locked (it takes -f -f)');
+  const where = realpathLoose(entry.path);
+  const t = targetFacts({ raw: named.raw, path: entry.path, joined: where, glob: false, followsLink: false }, ws, config.artifacts);
+  p.targets = p.targets.map((x) => (x === named ? t : x));
+  if (t.type === 'missing') return refuse('nothing is left of its directory (git only drops its administrative files)');
+  if (force === 0) {
+    const st = worktreeStatus(git, where);
+    if (st === null) {
+      p.op.undeterminable = { reason: 'unknown-option', detail: `git status failed in ${entry.path}: what git worktree remove would delete is not known` };
+      return;
+    }
+    if (st.dirty) return refuse('the work tree holds modified or untracked files (it takes --force)');
+    // A detached HEAD's own commits are reachable only through the work tree's records, which git
+    // deletes: then it is not "nothing" (the git shim keeps that commit with a ref).
+    const ownCommits = entry.branch === null && entry.head !== null && unreachableFromRefs(git, at, g.globals, entry.head) !== false;
+    if (!st.ignored && !ownCommits) {
+      p.inert = true;
+      p.inertDetail = 'the work tree holds nothing git does not (no changes, no untracked or ignored files)';
+    }
+  }
 }
 
 function scopeTarget(dir: string, ws: Workspace, config: Config): TargetFacts {

@@ -1,5 +1,6 @@
-// Session modes: NORMAL or RESTRICTED, per session (`.agent-trash/sessions/<id>.json`, the portable
-// fallback the reference describes; harness adapters may keep the authoritative copy in memory).
+// Session modes: NORMAL or RESTRICTED, per session: `.agent-trash/sessions/<id>.json` for a session
+// named by AGENT_GUARD_SESSION, `.agent-trash/state.json` without one (the reference's layout: the
+// portable fallback; harness adapters may keep the authoritative copy in memory).
 // Restricting is one-way and allowed from anywhere; only a human at an interactive terminal may
 // return a session to NORMAL.
 import fs from 'node:fs';
@@ -12,9 +13,11 @@ export class AuthorizationRequired extends Error {
   readonly code = 'AUTHORIZATION_REQUIRED';
 }
 
-/** A session id safe as a file name; the default session is "default". */
+/** The session's state file: `sessions/<id>.json` (the id made safe as a file name), or the
+ *  quarantine's `state.json` when no session is named. */
 export function sessionFile(q: QuarantinePlace, session: string | null): string {
-  const id = (session ?? 'default').replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 128) || 'default';
+  if (session === null || session === '') return path.join(q.quarantine, 'state.json');
+  const id = session.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 128);
   return path.join(q.quarantine, 'sessions', `${id === '.' || id === '..' ? '_' : id}.json`);
 }
 

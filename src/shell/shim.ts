@@ -15,8 +15,8 @@ import { explain, type CheckResult } from '../engine.js';
 import { decideLine, enforce } from '../enforce.js';
 import { EXIT } from '../exit-codes.js';
 import type { ReasonCode } from '../policy/reasons.js';
-import { gitRunner, isIgnoredPath } from '../probe/git.js';
-import { physicalBytes } from '../probe/fs.js';
+import { gitRunner, isIgnoredPath, unreachableFromRefs, worktreeList } from '../probe/git.js';
+import { physicalBytes, realpathLoose } from '../probe/fs.js';
 import { relocate } from '../recovery/quarantine.js';
 import { recordRefs, type DroppedRefs } from '../recovery/snapshot.js';
 import { redact } from '../recovery/redact.js';
@@ -328,6 +328,8 @@ function shimGit(real: string, args: readonly string[], ctx: ShimContext): Direc
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
   if (r.decision === 'ALLOW') return keepDropped(real, args, ctx, r, text, config, argv);
   const sub = gitSubcommandIndex(args);
+  const failed = keepWorktreeHead(real, args, sub, ctx, r, text, config, argv);
+  if (failed) return failed;
   const cleaning = r.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' && sub >= 0 && args[sub] === 'clean';
   // git clean: what it would print ("Removing x"), taken from the same enumeration, before the
   // entries move; the real git clean would then find nothing and print nothing.
@@ -367,6 +369,25 @@ function keepDropped(real: string, args: readonly string[], ctx: ShimContext, r:
   if (res.error) return refuse(ctx, argv, { decision: 'BLOCK', code: 'COMPENSATION_FAILED', explanation: explain('COMPENSATION_FAILED', res.error) });
   notice(ctx.env, ctx.cwd, [{ txid: res.txid, refs: dropped.refs.map((x) => x.ref), stashes: dropped.stashes.length }], ctx.io.stderr);
   return run;
+}
+
+/** `git worktree remove` of a work tree on a detached HEAD whose commits no branch, tag or remote
+ *  reaches: git deletes the records that reach them, so the commit is kept first, as a branch that
+ *  `restore` re-creates (a `refs` transaction, like `git branch -D`). Before the work tree's
+ *  directory is quarantined; null when there is nothing to keep, a refusal when keeping fails. */
+function keepWorktreeHead(real: string, args: readonly string[], sub: number, ctx: ShimContext, r: CheckResult, text: string, config: ReturnType<typeof loadConfig>, argv: readonly string[]): Directive | null {
+  const op = r.ops.find((o) => o.kind === 'git-worktree-remove' && o.decision === 'RELOCATE');
+  const dir = op?.targets.find((t) => t.role !== 'scope')?.physical;
+  if (sub < 0 || !op || !dir || !r.workspace) return null;
+  const globals = args.slice(0, sub);
+  const git = gitRunner(real, ctx.env);
+  const entry = (worktreeList(git, ctx.cwd, globals) ?? []).find((e) => realpathLoose(e.path) === dir);
+  if (!entry || entry.branch !== null || entry.head === null || unreachableFromRefs(git, ctx.cwd, globals, entry.head) === false) return null;
+  const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
+  const ref = `refs/heads/worktree-${path.basename(dir).replace(/[^A-Za-z0-9._-]/g, '_')}-${entry.head.slice(0, 12)}`;
+  const res = recordRefs(place, git, { cwd: ctx.cwd, globals }, { session: config.session, command: redact(text), cwd: config.cwd }, (d) => isIgnoredPath(git, place.root, d), { refs: [{ ref, sha: entry.head }], stashes: [] });
+  auditShim(place, text, config, res.error ? 'BLOCK' : 'ALLOW', res.error ? 'COMPENSATION_FAILED' : r.code, res.txid);
+  return res.error ? refuse(ctx, argv, { decision: 'BLOCK', code: 'COMPENSATION_FAILED', explanation: explain('COMPENSATION_FAILED', res.error) }) : null;
 }
 
 /** The quarantine of a workspace root (AGENT_GUARD_TRASH overrides), as the engine places it. */

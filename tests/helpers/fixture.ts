@@ -87,6 +87,12 @@ export function makeFixture(): Fixture {
   write(path.join(ws, '.agent-trash/manifest.jsonl'), '');
   // A directory whose .git points nowhere: git cannot run there (rule 11b).
   write(path.join(ws, 'nogit/.git'), 'gitdir: /nonexistent/agent-guard-fixture\n');
+  // Linked work trees (rule 12b): with an untracked file, with only an ignored one, clean, locked.
+  for (const name of ['wt', 'ign', 'clean', 'locked']) git(['worktree', 'add', '-q', '--detach', `trees/${name}`]);
+  write(path.join(ws, 'trees/wt/notes.txt'), 'untracked in a work tree\n');
+  write(path.join(ws, 'trees/ign/debug.log'), 'ignored in a work tree\n');
+  write(path.join(ws, 'trees/locked/notes.txt'), 'untracked in a locked work tree\n');
+  git(['worktree', 'lock', 'trees/locked']);
   const config = (cwd = ws, extra: Env = {}): Config => loadConfig({ ...env, ...extra }, cwd);
   return {
     root,
