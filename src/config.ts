@@ -30,7 +30,17 @@ export interface Config {
   gitBinary: string;
   /** The environment passed to the git probes. */
   env: Env;
+  /** TMPDIR when absolute (a scratch zone besides /tmp and /var/tmp; docs/zones.md). */
+  tmpdir: string | null;
+  /** XDG_CACHE_HOME when absolute (the cache zone; else `$HOME/.cache`). */
+  cacheHome: string | null;
+  /** agent-guard's own files named by the environment `run` sets (AGENT_GUARD_SHIMS, the prefix of
+   *  AGENT_GUARD_BUNDLE): never scratch, even inside a zone. */
+  guardPaths: string[];
 }
+
+/** An absolute path from the environment (a relative one means nothing stable: ignored). */
+const absolute = (v: string | undefined): string | null => (v !== undefined && path.isAbsolute(v) ? path.resolve(v) : null);
 
 export function loadConfig(env: Env, cwd: string): Config {
   const abs = (v: string | undefined): string | null => (v === undefined || v === '' ? null : path.resolve(cwd, v));
@@ -48,5 +58,8 @@ export function loadConfig(env: Env, cwd: string): Config {
     cdpath: (env.CDPATH ?? '') !== '',
     gitBinary: 'git',
     env,
+    tmpdir: absolute(env.TMPDIR),
+    cacheHome: absolute(env.XDG_CACHE_HOME),
+    guardPaths: [absolute(env.AGENT_GUARD_SHIMS), absolute(env.AGENT_GUARD_BUNDLE)].map((p, i) => (p === null ? null : i === 1 ? path.dirname(path.dirname(p)) : p)).filter((p): p is string => p !== null),
   };
 }
