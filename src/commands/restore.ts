@@ -33,7 +33,7 @@ export function runRestore(target: string, opts: RestoreOptions, ctx: CommandCon
     const inZones = zones.map((z) => ({ zone: z, ...listTransactions(z) }));
     if (opts.json) {
       const zoneJson = inZones.map(({ zone, transactions: txs, corrupt: c }) => ({ zone: zone.zone, root: zone.root, quarantine: zone.quarantine, corruptRecords: c, transactions: txs }));
-      ctx.io.stdout(JSON.stringify({ version: 1, quarantine: ws.quarantine, corruptRecords: corrupt, transactions, zones: zoneJson }) + '\n');
+      ctx.io.stdout(JSON.stringify({ version: 1, quarantine: ws.quarantine, corruptRecords: corrupt, transactions, ...(zoneJson.length > 0 ? { zones: zoneJson } : {}) }) + '\n');
     } else {
       const rows = (txs: typeof transactions): string[] => txs.map((t) => `${t.txid}  ${t.state.padEnd(10)}  ${String(t.items.length).padStart(5)}  ${t.command ?? ''}`);
       const lines = ['TXID                       STATE       ITEMS  COMMAND', ...rows(transactions)];

@@ -75,7 +75,8 @@ export function runStatus(opts: StatusOptions, ctx: CommandContext): number {
         recent: recent.map((t) => ({ txid: t.txid, ts: t.ts, state: t.state, items: t.itemCount, bytes: t.bytes, command: t.command })),
         gc: { eligible: plan.eligible.length, bytes: plan.eligibleBytes, unfinished: plan.unfinished.length, policy: { maxAgeDays: plan.maxAgeDays, maxBytes: plan.maxBytes } },
         corruptRecords: plan.corrupt,
-        zones: zones.map((z) => ({ zone: z.place.zone, root: z.place.root, quarantine: z.place.quarantine, counts: countsOf(z.plan), bytes: { quarantine: z.plan.quarantineBytes, restorable: z.plan.restorableBytes }, gc: { eligible: z.plan.eligible.length, bytes: z.plan.eligibleBytes } })),
+        // Only when a zone has a quarantine (docs/zones.md).
+        ...(zones.length === 0 ? {} : { zones: zones.map((z) => ({ zone: z.place.zone, root: z.place.root, quarantine: z.place.quarantine, counts: countsOf(z.plan), bytes: { quarantine: z.plan.quarantineBytes, restorable: z.plan.restorableBytes }, gc: { eligible: z.plan.eligible.length, bytes: z.plan.eligibleBytes } })) }),
       }) + '\n',
     );
     return EXIT.OK;

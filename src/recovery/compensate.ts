@@ -104,7 +104,7 @@ export function audit(r: CheckResult, command: string, config: Config): CheckRes
       command: redact(command),
       cwd: config.cwd,
       mode: r.mode,
-      compensations: r.compensations.map((c) => ({ strategy: c.strategy, txid: c.txid ?? null, status: c.status })),
+      compensations: r.compensations.map((c) => ({ strategy: c.strategy, txid: c.txid ?? null, status: c.status, ...(c.zone ? { zone: c.zone, quarantine: c.quarantine } : {}) })),
     });
     return r;
   } catch (err) {

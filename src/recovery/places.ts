@@ -51,6 +51,8 @@ export function relocateByPlace(ws: PlacedWorkspace, targets: readonly PlacedTar
     if (!g) groups.set(place.quarantine, (g = { place, paths: [] }));
     g.paths.push(t.path);
   }
+  // Nothing to move: one empty transaction in the workspace's quarantine, as relocate() makes it.
+  if (groups.size === 0) groups.set(ws.quarantine, { place: placeOf(ws, undefined), paths: [] });
   for (const { place } of groups.values()) {
     try {
       ensureQuarantine(place, isIgnored);

@@ -71,7 +71,7 @@ function transactions(w: World): { txid: string; state: string; zone: string | n
   const list = JSON.parse(sh(w, 'ag restore list --json', { shims: false }).stdout);
   const of = (q: string, zone: string | null, txs: any[]) => txs.map((t) => ({ txid: t.txid, state: t.state, zone, quarantine: q, origins: t.items.map((i: any) => i.origin) }));
   // Only this test's zones (the host's own /tmp quarantine, if it has one, is not ours to judge).
-  return [...of(list.quarantine, null, list.transactions), ...mine(list.zones).flatMap((z: any) => of(z.quarantine, z.zone, z.transactions))];
+  return [...of(list.quarantine, null, list.transactions), ...mine(list.zones ?? []).flatMap((z: any) => of(z.quarantine, z.zone, z.transactions))];
 }
 
 const mine = (zones: any[]): any[] => zones.filter((z) => z.root.startsWith(`${area.rw()}/`));
@@ -264,7 +264,7 @@ describeSandboxed('a zone quarantine someone else could control is refused, neve
     expect(fs.existsSync(q(zones[3]!))).toBe(false);
     // restore list leaves the foreign quarantine alone and says so.
     const list = sh(w, `TMPDIR=${zones[0]} ag restore list --json`, { shims: false });
-    expect(JSON.parse(list.stdout).zones.map((z: any) => z.root)).not.toContain(zones[0]);
+    expect((JSON.parse(list.stdout).zones ?? []).map((z: any) => z.root)).not.toContain(zones[0]);
     expect(list.stderr).toMatch(/owned by uid 1234/);
   });
 });
