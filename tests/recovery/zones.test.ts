@@ -174,6 +174,31 @@ n check --enforce -- 'rm -rf ..' 2>/dev/null; st parent`], { cwd: ws, env: { ...
   });
 });
 
+describeSandboxed('git’s lock files through check --enforce', () => {
+  itSandboxed('rm -f .git/index.lock is relocated (git works again, restore brings it back); a directory named x.lock and .git stay refused', () => {
+    const w = world('lock');
+    fs.writeFileSync(path.join(w.ws, '.git', 'index.lock'), 'stale\n');
+    fs.mkdirSync(path.join(w.ws, '.git', 'dir.lock'));
+    const r = sh(
+      w,
+      `${ST}echo t2 > tracked.txt && git add tracked.txt 2>/dev/null; st locked
+ag check --enforce --json -- 'rm -f .git/index.lock' > lock.json; st enforce
+rm -f .git/index.lock; git add tracked.txt; st unlocked
+ag check --enforce -- 'rm -rf .git/dir.lock' 2>/dev/null; st dir
+ag check --enforce -- 'rm -f .git/index.lock .git/HEAD' 2>/dev/null; st mixed
+ag check --enforce -- 'rm -rf .git' 2>/dev/null; st git`,
+      { shims: false },
+    );
+    expect(statuses(r.stdout), r.stderr).toEqual({ locked: 128, enforce: 0, unlocked: 0, dir: 2, mixed: 2, git: 2 });
+    expect(JSON.parse(fs.readFileSync(path.join(w.ws, 'lock.json'), 'utf8'))).toMatchObject({ code: 'RELOCATE_GIT_LOCK', compensations: [{ status: 'done', moved: [{ type: 'file' }] }] });
+    expect(fs.existsSync(path.join(w.ws, '.git', 'dir.lock')) && fs.existsSync(path.join(w.ws, '.git', 'HEAD'))).toBe(true);
+    const [tx] = transactions(w);
+    expect(tx!.origins).toEqual([path.join(w.ws, '.git', 'index.lock')]);
+    expect(sh(w, `ag restore ${tx!.txid}`, { shims: false }).exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(w.ws, '.git', 'index.lock'), 'utf8')).toBe('stale\n');
+  });
+});
+
 describeSandboxed('scratch zones and git locks through the real shims and delete', () => {
   itSandboxed('mktemp -d; rm -rf "$T", mkdir -p "$TMPDIR/scratch" … rm -rf, ~/.cache, find -delete, unlink, .git/index.lock: restorable', () => {
     const w = world('shims');
