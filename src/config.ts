@@ -36,10 +36,20 @@ export interface Config {
   /** AGENT_GUARD_ASK_TIMEOUT (seconds, 1..3600, default 60): how long an ASK waits for an answer at
    *  the terminal. */
   askTimeoutMs: number;
+  /** TMPDIR when absolute (a scratch zone besides /tmp and /var/tmp; docs/zones.md). */
+  tmpdir: string | null;
+  /** XDG_CACHE_HOME when absolute (the cache zone; else `$HOME/.cache`). */
+  cacheHome: string | null;
+  /** agent-guard's own files named by the environment `run` sets (AGENT_GUARD_SHIMS, the prefix of
+   *  AGENT_GUARD_BUNDLE): never scratch, even inside a zone. */
+  guardPaths: string[];
 }
 
 /** The default and the bounds of AGENT_GUARD_ASK_TIMEOUT, in seconds. */
 export const ASK_TIMEOUT_S = { default: 60, min: 1, max: 3600 };
+
+/** An absolute path from the environment (a relative one means nothing stable: ignored). */
+const absolute = (v: string | undefined): string | null => (v !== undefined && path.isAbsolute(v) ? path.resolve(v) : null);
 
 export function loadConfig(env: Env, cwd: string): Config {
   const abs = (v: string | undefined): string | null => (v === undefined || v === '' ? null : path.resolve(cwd, v));
@@ -62,6 +72,9 @@ export function loadConfig(env: Env, cwd: string): Config {
     env,
     stateDir: xdgState ? path.join(xdgState, 'agent-guard') : home ? path.join(home, '.local', 'state', 'agent-guard') : null,
     askTimeoutMs: 1000 * (env.AGENT_GUARD_ASK_TIMEOUT && Number.isFinite(timeout) ? Math.min(ASK_TIMEOUT_S.max, Math.max(ASK_TIMEOUT_S.min, timeout)) : ASK_TIMEOUT_S.default),
+    tmpdir: absolute(env.TMPDIR),
+    cacheHome: absolute(env.XDG_CACHE_HOME),
+    guardPaths: [absolute(env.AGENT_GUARD_SHIMS), absolute(env.AGENT_GUARD_BUNDLE)].map((p, i) => (p === null ? null : i === 1 ? path.dirname(path.dirname(p)) : p)).filter((p): p is string => p !== null),
   };
 }
 

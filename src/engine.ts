@@ -10,6 +10,7 @@ import { aliasOf, discoverWorkspace, gitRunner, probe, type GitRunner, type Prob
 import { combine, evaluateOp, type Verdict } from './policy/evaluate.js';
 import { REASONS, type Decision, type ReasonCode } from './policy/reasons.js';
 import type { Mode } from './policy/rules.js';
+import type { Zone } from './probe/zones.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -22,6 +23,8 @@ export interface TargetResult {
   physicalB64?: string;
   type: string;
   role?: 'scope';
+  /** The scratch zone (its root) the target is relocated into, when it is in one (docs/zones.md). */
+  zone?: string;
 }
 
 export interface OpResult {
@@ -62,7 +65,7 @@ export interface CheckResult {
   dialect: string;
   mode: Mode;
   cwd: string;
-  workspace: { root: string; source: Workspace['source']; quarantine: string } | null;
+  workspace: { root: string; source: Workspace['source']; quarantine: string; zones: Zone[] } | null;
   warnings: string[];
   /** Set when the engine failed and refused (BLOCK_INTERNAL_ERROR). */
   error?: string;
@@ -119,7 +122,7 @@ function opResult(p: ProbedOp, v: Verdict): OpResult {
     argv: o.argv,
     cwd: o.cwd,
     wrappers: o.wrappers,
-    targets: p.targets.map((t) => ({ raw: t.raw, path: t.path, physical: t.physical, ...(t.bytes ? { physicalB64: t.bytes.toString('base64') } : {}), type: t.type, ...(t.role ? { role: t.role } : {}) })),
+    targets: p.targets.map((t) => ({ raw: t.raw, path: t.path, physical: t.physical, ...(t.bytes ? { physicalB64: t.bytes.toString('base64') } : {}), type: t.type, ...(t.role ? { role: t.role } : {}), ...(t.zone ? { zone: t.zone.root } : {}) })),
     decision: v.decision,
     code: v.code,
     rule: v.rule,
@@ -150,7 +153,7 @@ function decideUnguarded(input: DecideInput, given: Mode, dialect: Dialect): Che
   const verdicts = probed.map((p) => evaluateOp(p, ctx));
   const ops = probed.map((p, i) => opResult(p, verdicts[i]!));
   const best = combine(verdicts);
-  const result: CheckResult = { ...base, mode, ops, workspace: { root: ws.root, source: ws.source, quarantine: ws.quarantine }, warnings: ws.warnings };
+  const result: CheckResult = { ...base, mode, ops, workspace: { root: ws.root, source: ws.source, quarantine: ws.quarantine, zones: ws.zones }, warnings: ws.warnings };
   if (best) {
     result.decision = best.verdict.decision;
     result.code = best.verdict.code;

@@ -398,7 +398,8 @@ describe(`fuzz (${SEED_LABEL}, FUZZ_COUNT=${COUNT})`, () => {
     check('6e spelling', bases, prop, { budget: 100 });
   });
 
-  // 6c. rm -rf of a literal path outside the fixture workspace is BLOCK (rules 2c, 4 or 5).
+  // 6c. rm -rf of a literal path outside the fixture workspace is BLOCK (rules 2c, 4 or 5), or —
+  // in a scratch zone — relocated into that zone's quarantine (rule 8b).
   it(`6c: rm -rf <literal path outside the workspace> is BLOCK [${SEED_LABEL}]`, { timeout: TIMEOUT }, () => {
     const rng = root.fork(9);
     const inputs: { line: string; cwd: Config }[] = [];
@@ -438,10 +439,23 @@ describe(`fuzz (${SEED_LABEL}, FUZZ_COUNT=${COUNT})`, () => {
       inputs.push({ line: `${prog} ${flags} ${tilde}${quoted}`, cwd });
     }
     const cwdOf = new Map(inputs.map((i) => [i.line, i.cwd] as const));
+    // The fixture lives in /tmp: a path there is in a scratch zone (docs/zones.md) and may be
+    // relocated into that zone's quarantine instead — an independent reading of the zones: strictly
+    // inside /tmp or /var/tmp, neither in nor holding the fixture's HOME (its cache directory, below
+    // agent-guard's own part of it, is a zone again).
+    const zones = ['/tmp', '/var/tmp'].map((p) => fs.realpathSync(p));
+    const cache = path.join(fx.home, '.cache');
+    const scratch = (p: string | null): boolean =>
+      p !== null &&
+      ((zones.some((z) => p.startsWith(z + '/')) && !within(p, fx.home) && !within(fx.home, p)) || (p.startsWith(cache + '/') && !within(p, path.join(cache, 'agent-guard'))));
     check('6c outside', inputs.map((i) => i.line), (line) => {
       const cwd = cwdOf.get(line) ?? wsConfig;
       const d = decisionOf(line, cwd);
-      return d === 'BLOCK' ? null : `not-blocked: ${d} [cwd ${labelOf(cwd)}]`;
+      if (d === 'BLOCK') return null;
+      const r = run(line, { config: cwd, classify: false }).result;
+      // (an unquoted word may split off a second operand, inside the workspace)
+      if (r?.code === 'RELOCATE_SCRATCH' && r.ops.every((o) => o.targets.every((t) => scratch(t.physical) || (t.physical !== null && within(t.physical, fx.ws) && t.physical !== fx.ws)))) return null;
+      return `not-blocked: ${d} [cwd ${labelOf(cwd)}]`;
     }, { shrinkWith: null });
   });
 

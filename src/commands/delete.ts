@@ -12,7 +12,7 @@ import { isIgnoredPath } from '../probe/git.js';
 import { physicalBytes } from '../probe/fs.js';
 import { readMode } from '../recovery/mode.js';
 import { expandGlob } from '../recovery/glob.js';
-import { relocate } from '../recovery/quarantine.js';
+import { relocateByPlace } from '../recovery/places.js';
 import { redact } from '../recovery/redact.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../cli.js';
@@ -81,18 +81,25 @@ export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandC
       .filter((t) => t.role !== 'scope' && t.physical !== null)
       .map((t) => {
         const bytes = t.path !== null ? exact.get(t.path) : undefined;
+        const zone = t.zone !== undefined ? { zone: t.zone } : {};
         // A display form with a replacement character names no file: move the exact bytes (their
         // directory resolved physically, as the policy's facts were).
-        if (bytes && t.physical!.includes('\uFFFD') && !Buffer.from(t.physical!).equals(bytes)) return exactIn(t.physical!, bytes);
-        return t.physical!;
+        if (bytes && t.physical!.includes('\uFFFD') && !Buffer.from(t.physical!).equals(bytes)) return { path: exactIn(t.physical!, bytes), ...zone };
+        return { path: t.physical!, ...zone };
       }),
   );
-  const res = relocate(place, targets, { session: config.session, command: redact(`agent-guard delete ${quoteArgv(patterns)}${opts.reason ? ` # ${opts.reason}` : ''}`), cwd: config.cwd }, (dir) => isIgnoredPath(git, ws.root, dir));
-  if (res.failure) {
-    out({ decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message), txid: res.txid, moved: res.moved }, `BLOCK ${res.failure.code}: ${explain(res.failure.code, res.failure.message)}`);
+  // Scratch-zone targets go to their zone's quarantine: one transaction per quarantine.
+  const results = relocateByPlace({ root: place.root, quarantine: place.quarantine, zones: ws.zones }, targets, { session: config.session, command: redact(`agent-guard delete ${quoteArgv(patterns)}${opts.reason ? ` # ${opts.reason}` : ''}`), cwd: config.cwd }, (dir) => isIgnoredPath(git, ws.root, dir));
+  const txids = results.map((x) => x.txid);
+  const moved = results.flatMap((x) => x.moved);
+  const failed = results.find((x) => x.failure)?.failure;
+  if (failed) {
+    out({ decision: 'BLOCK', code: failed.code, explanation: explain(failed.code, failed.message), txid: txids[txids.length - 1], moved }, `BLOCK ${failed.code}: ${explain(failed.code, failed.message)}`);
     return EXIT.BLOCK;
   }
-  if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, decision: 'RELOCATE', code: r.code, txid: res.txid, moved: res.moved, skipped: res.skipped }) + '\n');
-  else ctx.io.stdout(`moved ${res.moved.length} path(s) to the quarantine as ${res.txid}; undo with: agent-guard restore ${res.txid}\n`);
+  const res = results[0]!;
+  const zones = results.filter((x) => x.place.zone).map((x) => ({ txid: x.txid, zone: x.place.zone, quarantine: x.place.quarantine }));
+  if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, decision: 'RELOCATE', code: r.code, txid: res.txid, ...(txids.length > 1 ? { txids } : {}), ...(zones.length > 0 ? { zones } : {}), moved, skipped: results.flatMap((x) => x.skipped) }) + '\n');
+  else ctx.io.stdout(`moved ${moved.length} path(s) to the quarantine as ${txids.join(', ')}; undo with: agent-guard restore ${txids.join(' && agent-guard restore ')}\n`);
   return EXIT.OK;
 }

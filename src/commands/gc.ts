@@ -5,7 +5,10 @@ import type { Command } from 'commander';
 import { executeGc, formatAge, formatBytes, planGc, type GcOutcome, type GcPlan } from '../recovery/gc.js';
 import { EXIT } from '../exit-codes.js';
 import { gitRunner } from '../probe/index.js';
+import { zonePlaces } from '../recovery/places.js';
+import type { QuarantinePlace } from '../recovery/quarantine.js';
 import type { CommandContext } from '../cli.js';
+import type { Config } from '../config.js';
 
 interface GcCliOptions {
   json?: boolean;
@@ -73,7 +76,32 @@ function rowsFor(plan: GcPlan, status?: (txid: string) => string): string {
 }
 
 export function runGc(opts: GcCliOptions, ctx: CommandContext): number {
-  const { config, place } = workspaceOf(ctx);
+  const { config, ws, place } = workspaceOf(ctx);
+  // The workspace's quarantine, then each scratch zone's (docs/zones.md): the same policy for each.
+  const zones = zonePlaces(ws, (w) => ctx.io.stderr(`warning: ${w}\n`));
+  if (zones.length === 0) return gcOne(place, opts, ctx, config);
+  if (!opts.json) {
+    let code = gcOne(place, opts, ctx, config);
+    for (const z of zones) {
+      ctx.io.stdout(`\nscratch zone ${z.zone} ${z.root} (quarantine ${z.quarantine}):\n`);
+      code = Math.max(code, gcOne(z, opts, ctx, config));
+    }
+    return code;
+  }
+  // JSON: one object, the workspace's result with the zones' results in `zones`.
+  const collect = (q: QuarantinePlace): { code: number; json: Record<string, unknown> | null } => {
+    let json: Record<string, unknown> | null = null;
+    const code = gcOne(q, opts, { ...ctx, io: { ...ctx.io, stdout: (s: string) => void (json = JSON.parse(s) as Record<string, unknown>) } }, config);
+    return { code, json };
+  };
+  const main = collect(place);
+  const rest = zones.map((z) => ({ z, ...collect(z) }));
+  if (main.json) ctx.io.stdout(JSON.stringify({ ...main.json, zones: rest.filter((r) => r.json).map((r) => ({ zone: r.z.zone, root: r.z.root, ...r.json })) }) + '\n');
+  return Math.max(main.code, ...rest.map((r) => r.code));
+}
+
+/** gc of one quarantine, as the command prints it. */
+function gcOne(place: QuarantinePlace, opts: GcCliOptions, ctx: CommandContext, config: Config): number {
   const maxAgeDays = count('--max-age-days', opts.maxAgeDays);
   const maxBytes = count('--max-bytes', opts.maxBytes);
   for (const bad of [maxAgeDays, maxBytes]) {

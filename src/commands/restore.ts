@@ -9,6 +9,7 @@ import { listTransactions, restore, RestoreError } from '../recovery/restore.js'
 import { showTransaction, type ShownTransaction } from '../recovery/show.js';
 import { formatBytes } from '../recovery/gc.js';
 import { printable, table } from './gc.js';
+import { hasTransaction, zonePlaces } from '../recovery/places.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../cli.js';
 
@@ -52,27 +53,35 @@ export function runRestore(target: string, args: string[], opts: RestoreOptions,
     return EXIT.ERROR;
   };
   try {
+    // The scratch zones' quarantines too (docs/zones.md): a transaction is found wherever it lives.
+    const zones = zonePlaces(ws, (w) => ctx.io.stderr(`warning: ${w}\n`));
     if (target === 'list') {
       if (args.length > 0) return fail('usage: agent-guard restore list [--json]');
       const { transactions, corrupt } = listTransactions(place);
+      const inZones = zones.map((z) => ({ zone: z, ...listTransactions(z) }));
       if (opts.json) {
-        ctx.io.stdout(JSON.stringify({ version: 1, quarantine: ws.quarantine, corruptRecords: corrupt, transactions }) + '\n');
+        const zoneJson = inZones.map(({ zone, transactions: txs, corrupt: c }) => ({ zone: zone.zone, root: zone.root, quarantine: zone.quarantine, corruptRecords: c, transactions: txs }));
+        ctx.io.stdout(JSON.stringify({ version: 1, quarantine: ws.quarantine, corruptRecords: corrupt, transactions, ...(zoneJson.length > 0 ? { zones: zoneJson } : {}) }) + '\n');
       } else {
-        const rows = transactions.map((t) => `${t.txid}  ${t.state.padEnd(10)}  ${String(t.items.length).padStart(5)}  ${t.command ?? ''}`);
-        ctx.io.stdout(['TXID                       STATE       ITEMS  COMMAND', ...rows].join('\n') + '\n');
-        if (corrupt > 0) ctx.io.stderr(`warning: ${corrupt} unreadable manifest line(s) skipped\n`);
+        const rows = (txs: typeof transactions): string[] => txs.map((t) => `${t.txid}  ${t.state.padEnd(10)}  ${String(t.items.length).padStart(5)}  ${t.command ?? ''}`);
+        const lines = ['TXID                       STATE       ITEMS  COMMAND', ...rows(transactions)];
+        for (const z of inZones) if (z.transactions.length > 0) lines.push('', `scratch zone ${z.zone.zone} ${z.zone.root} (quarantine ${z.zone.quarantine}):`, ...rows(z.transactions));
+        ctx.io.stdout(lines.join('\n') + '\n');
+        const bad = corrupt + inZones.reduce((n, z) => n + z.corrupt, 0);
+        if (bad > 0) ctx.io.stderr(`warning: ${bad} unreadable manifest line(s) skipped\n`);
       }
       return EXIT.OK;
     }
+    const holder = (txid: string) => [place, ...zones].find((q) => hasTransaction(q, txid)) ?? place;
     if (target === 'show') {
       if (args.length !== 1) return fail('usage: agent-guard restore show <txid> [--json]');
-      const shown = showTransaction(place, args[0]!, git);
+      const shown = showTransaction(holder(args[0]!), args[0]!, git);
       ctx.io.stdout(opts.json ? JSON.stringify({ version: 1, ...shown }) + '\n' : showText(shown));
       return EXIT.OK;
     }
     // PATHs as the shell gave them, relative to the working directory; a symlink names itself.
     const paths = args.length > 0 ? args.map((p) => physicalOf(path.resolve(config.cwd, p), false)) : undefined;
-    const out = restore(place, target, { force: opts.force === true, session: config.session, git, ...(paths ? { paths } : {}) });
+    const out = restore(holder(target), target, { force: opts.force === true, session: config.session, git, ...(paths ? { paths } : {}) });
     if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, ...out }) + '\n');
     else {
       const lines = [`restored ${out.restored.length} path(s) from ${out.txid}`, ...out.restored.map((p) => `  restored ${p}`), ...out.skipped.map((s) => `  skipped  ${s.origin}: ${s.reason}`)];

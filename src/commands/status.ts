@@ -7,6 +7,8 @@ import { formatBytes, planGc, type GcPlan } from '../recovery/gc.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../cli.js';
 import { printable, table } from './gc.js';
+import { zonePlaces } from '../recovery/places.js';
+import type { QuarantinePlace } from '../recovery/quarantine.js';
 
 interface StatusOptions {
   json?: boolean;
@@ -25,6 +27,18 @@ export function configureStatus(program: Command, ctx: CommandContext): void {
     });
 }
 
+function countsOf(plan: GcPlan): { total: number; restorable: number; gcEligible: number; restored: number; purged: number; failed: number } {
+  const count = (...states: string[]): number => plan.transactions.filter((t) => states.includes(t.state)).length;
+  return {
+    total: plan.transactions.length,
+    restorable: count('RESTORABLE', 'GC_ELIGIBLE'),
+    gcEligible: count('GC_ELIGIBLE'),
+    restored: count('RESTORED'),
+    purged: count('PURGED'),
+    failed: count('FAILED'),
+  };
+}
+
 export function runStatus(opts: StatusOptions, ctx: CommandContext): number {
   const { config, ws, place } = workspaceOf(ctx);
   let plan: GcPlan;
@@ -36,15 +50,16 @@ export function runStatus(opts: StatusOptions, ctx: CommandContext): number {
   }
   const mode = readMode(place, config.session);
   const txs = plan.transactions;
-  const count = (...states: string[]): number => txs.filter((t) => states.includes(t.state)).length;
-  const counts = {
-    total: txs.length,
-    restorable: count('RESTORABLE', 'GC_ELIGIBLE'),
-    gcEligible: count('GC_ELIGIBLE'),
-    restored: count('RESTORED'),
-    purged: count('PURGED'),
-    failed: count('FAILED'),
-  };
+  const counts = countsOf(plan);
+  // The scratch zones' quarantines (docs/zones.md), each with its own counts.
+  const zones: { place: QuarantinePlace; plan: GcPlan }[] = [];
+  for (const z of zonePlaces(ws, (w) => ctx.io.stderr(`warning: ${w}\n`))) {
+    try {
+      zones.push({ place: z, plan: planGc(z) });
+    } catch (err) {
+      ctx.io.stderr(`warning: ${z.quarantine}: ${(err as Error).message}\n`);
+    }
+  }
   const recent = txs.slice(-RECENT).reverse();
   if (opts.json) {
     ctx.io.stdout(
@@ -60,6 +75,8 @@ export function runStatus(opts: StatusOptions, ctx: CommandContext): number {
         recent: recent.map((t) => ({ txid: t.txid, ts: t.ts, state: t.state, items: t.itemCount, bytes: t.bytes, command: t.command })),
         gc: { eligible: plan.eligible.length, bytes: plan.eligibleBytes, unfinished: plan.unfinished.length, policy: { maxAgeDays: plan.maxAgeDays, maxBytes: plan.maxBytes } },
         corruptRecords: plan.corrupt,
+        // Only when a zone has a quarantine (docs/zones.md).
+        ...(zones.length === 0 ? {} : { zones: zones.map((z) => ({ zone: z.place.zone, root: z.place.root, quarantine: z.place.quarantine, counts: countsOf(z.plan), bytes: { quarantine: z.plan.quarantineBytes, restorable: z.plan.restorableBytes }, gc: { eligible: z.plan.eligible.length, bytes: z.plan.eligibleBytes } })) }),
       }) + '\n',
     );
     return EXIT.OK;
@@ -77,6 +94,10 @@ export function runStatus(opts: StatusOptions, ctx: CommandContext): number {
           ? `nothing eligible (older than ${plan.maxAgeDays} days, or over ${formatBytes(plan.maxBytes)})`
           : `${plan.eligible.length} transaction(s) eligible, ${formatBytes(plan.eligibleBytes)} (\`agent-guard gc\` shows them, \`gc --execute\` purges)`,
       ],
+      ...zones.map((z): [string, string] => {
+        const c = countsOf(z.plan);
+        return [`zone ${z.place.zone}`, `${z.place.quarantine}: ${c.total} transaction(s), ${c.restorable} restorable, ${formatBytes(z.plan.restorableBytes)}${z.plan.eligible.length > 0 ? `, ${z.plan.eligible.length} eligible for gc` : ''}`];
+      }),
     ]),
   ];
   if (recent.length > 0) {

@@ -30,7 +30,9 @@ export type ReasonCode =
   | 'BLOCK_DIALECT_INVALID'
   // added by agent-guard
   | 'BLOCK_INTERNAL_ERROR'
-  | 'BLOCK_GUARD_TAMPERING';
+  | 'BLOCK_GUARD_TAMPERING'
+  | 'RELOCATE_SCRATCH'
+  | 'RELOCATE_GIT_LOCK';
 
 export interface ReasonInfo {
   decision: Decision;
@@ -108,7 +110,7 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
   RELOCATE_FAILED_STORAGE: {
     decision: 'BLOCK',
     summary: 'The quarantine could not take the targets (full, read-only or over quota); nothing was deleted.',
-    remediation: 'Free space (agent-guard gc) or point AGENT_GUARD_TRASH at a writable location; deletion never falls back to permanent.',
+    remediation: 'Free space (agent-guard gc) or point AGENT_GUARD_TRASH at a writable location; a scratch zone\'s quarantine owned by someone else must be removed by its owner. Deletion never falls back to permanent.',
   },
   COMPENSATION_FAILED: {
     decision: 'BLOCK',
@@ -135,6 +137,18 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
     decision: 'BLOCK',
     summary: 'The line would switch off part of agent-guard itself (its shell traps, its startup files, or the tag its PATH shims use to avoid loops).',
     remediation: 'Run the command without touching agent-guard; a human who means to can leave the guarded shell (or use `agent-guard mode` for the session).',
+    extension: true,
+  },
+  RELOCATE_SCRATCH: {
+    decision: 'RELOCATE',
+    summary: 'The targets are in a scratch zone (the temp or cache directory): they are moved to that zone\'s quarantine, then the command runs.',
+    remediation: '',
+    extension: true,
+  },
+  RELOCATE_GIT_LOCK: {
+    decision: 'RELOCATE',
+    summary: 'A lock file git left behind (`.git/index.lock`, …) is moved to the quarantine, then the command runs.',
+    remediation: '',
     extension: true,
   },
 };

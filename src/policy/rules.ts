@@ -122,18 +122,22 @@ export const RULES: readonly Rule[] = [
       const ts = deleted(p);
       return p.op.kind === 'fs-delete' && ts.length > 0 && ts.every((t) => t.inQuarantine) ? { detail: 'every target is inside the quarantine' } : null;
     },
-    examples: { hit: ['rm -rf .agent-trash/tx-1', 'rm .agent-trash/tx-1/file'], miss: ['rm -rf .agent-trash', 'rm .agent-trash/audit.jsonl', 'rm -rf .agent-trash/tx-1 build'] },
-    note: 'Applies when every target is inside the quarantine (the reference says "any"; a mixed op is judged on its other targets, so quarantine targets can never carry an outside target through).',
+    examples: { hit: ['rm -rf .agent-trash/tx-1', 'rm .agent-trash/tx-1/file', 'rm -rf ~/.cache/agent-guard/trash/tx-2'], miss: ['rm -rf .agent-trash', 'rm .agent-trash/audit.jsonl', 'rm -rf .agent-trash/tx-1 build'] },
+    note: 'Applies when every target is inside the quarantine (the reference says "any"; a mixed op is judged on its other targets, so quarantine targets can never carry an outside target through). A scratch zone\'s quarantine counts as a quarantine.',
   },
   {
     id: '4',
     name: 'outside-workspace',
     code: 'BLOCK_OUT_OF_WORKSPACE',
     when: (p) => {
-      const t = first(p.targets, (x) => x.physical !== null && !x.insideWorkspace && !x.inQuarantine);
+      // A filesystem delete inside a scratch zone is left to rule 8b.
+      const t = first(p.targets, (x) => x.physical !== null && !x.insideWorkspace && !x.inQuarantine && !(x.zone !== null && p.op.kind === 'fs-delete'));
       return t ? { detail: `${show(t)} resolves to ${t.physical}, outside the workspace` } : null;
     },
-    examples: { hit: ['rm -rf ../outside', 'rm /etc/passwd', 'rm -rf link-out/', 'git -C ../outside clean -fd', 'rm -rf ~/other'], miss: ['rm -rf build', 'rm link-out', 'rm -rf .agent-trash/tx-1'] },
+    examples: {
+      hit: ['rm -rf ../outside', 'rm /etc/passwd', 'rm -rf link-out/..', 'git -C ../outside clean -fd', 'rm -rf ~/other', 'rm -rf ~/.cache', 'rm -rf ~/.cache/agent-guard', 'rm -rf ~/.cache/agent-guard/trash', 'git -C ../../scratch/repo clean -fd'],
+      miss: ['rm -rf build', 'rm link-out', 'rm -rf .agent-trash/tx-1', 'rm -rf link-out/', 'rm -rf ~/.cache/demo-tool'],
+    },
   },
   {
     id: '5',
@@ -143,12 +147,16 @@ export const RULES: readonly Rule[] = [
       const ts = deleted(p);
       const root = first(ts, (x) => x.isWorkspaceRoot);
       if (root) return { detail: `${show(root)} is the workspace root` };
-      const git = first(ts, (x) => x.isGitMetadata);
+      // git's own lock files are left to rule 8a; everything else in .git stays here.
+      const git = first(ts, (x) => x.isGitMetadata && !(x.gitLock && p.op.kind === 'fs-delete'));
       if (git) return { detail: `${show(git)} is git metadata` };
       const q = first(ts, (x) => x.isQuarantineControl);
       return q ? { detail: `${show(q)} is the quarantine or one of its records` } : null;
     },
-    examples: { hit: ['rm -rf .', 'rm -rf .git', 'rm -rf src/../.git/hooks', 'rm -rf .agent-trash', 'rm -rf ./', 'rm -rf ../ws'], miss: ['rm -rf src', 'rm .gitignore', 'git clean -fd'] },
+    examples: {
+      hit: ['rm -rf .', 'rm -rf .git', 'rm -rf src/../.git/hooks', 'rm -rf .agent-trash', 'rm -rf ./', 'rm -rf ../ws', 'rm -rf .git/dir.lock', 'rm .git/HEAD', 'rm -f .git/index.lock .git/config'],
+      miss: ['rm -rf src', 'rm .gitignore', 'git clean -fd', 'rm -f .git/index.lock'],
+    },
   },
   {
     id: '6',
@@ -199,6 +207,34 @@ export const RULES: readonly Rule[] = [
         : { detail: 'RESTRICTED mode: only named files, quarantined' };
     },
     examples: { hit: [{ cmd: 'rm src/a.ts', mode: 'RESTRICTED' }, { cmd: 'rm -rf build', mode: 'RESTRICTED' }], miss: ['rm src/a.ts', { cmd: 'git clean -fd', mode: 'RESTRICTED' }] },
+  },
+  {
+    id: '8a',
+    name: 'git-lock',
+    code: 'RELOCATE_GIT_LOCK',
+    when: (p) => {
+      const t = p.op.kind === 'fs-delete' ? first(deleted(p), (x) => x.gitLock) : undefined;
+      return t ? { detail: `${show(t)} is a lock file git left behind; it is kept restorable` } : null;
+    },
+    examples: {
+      hit: ['rm -f .git/index.lock', 'rm .git/HEAD.lock', 'rm -f .git/refs/heads/main.lock', 'rm -f .git/worktrees/wt/index.lock', 'rm -f .git/MERGE_HEAD.lock build/out.js'],
+      miss: ['rm -rf .git', 'rm -rf .git/dir.lock', 'rm -f .git/index', { cmd: 'rm -f .git/index.lock', mode: 'RESTRICTED' }],
+    },
+    note: 'agent-guard row (issue 14): rule 5 leaves these to it. Evaluated after every BLOCK that can apply to a delete (2c, 4, 5, 6, RESTRICTED), so a lock never carries a protected, outside or glob target through.',
+  },
+  {
+    id: '8b',
+    name: 'scratch-zone',
+    code: 'RELOCATE_SCRATCH',
+    when: (p) => {
+      const t = p.op.kind === 'fs-delete' ? first(deleted(p), (x) => x.zone !== null) : undefined;
+      return t ? { detail: `${show(t)} is in the scratch zone ${t.zone!.root}; it goes to that zone's quarantine` } : null;
+    },
+    examples: {
+      hit: ['rm -rf link-out/', 'rm -rf ~/.cache/demo-tool', 'rm -f ../../scratch/f.txt', 'rm -rf ../../scratch/dir build', 'rmdir ../../scratch/empty'],
+      miss: ['rm -rf link-out/..', 'rm -rf ~/.cache', 'rm -rf build', { cmd: 'rm -f ../../scratch/f.txt', mode: 'RESTRICTED' }, 'rm -rf ../../scratch/repo/.git', 'rm -rf ../../scratch/*.txt'],
+    },
+    note: 'agent-guard row (issue 14): rule 4 leaves a filesystem delete inside a scratch zone ($TMPDIR, /tmp, /var/tmp, the cache directory; never the zone itself) to it. Evaluated after every BLOCK that can apply to a delete, so protected roots, .git, globs and RESTRICTED mode keep their precedence.',
   },
   {
     id: '9',

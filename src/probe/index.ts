@@ -7,6 +7,7 @@ import type { Op, TargetSpec } from '../classifier/types.js';
 import { entryType, exists, findGitRoot, isEmptyDir, physicalBytes, physicalOf, realpathLoose, type EntryType } from './fs.js';
 import { cleanRequiresForce, enumerateClean, gitRunner, ignoredUntracked, isRef, remoteBranchCommit, resetPreflight, toplevelOf, unreachableFromRefs, worktreeList, worktreeStatus, type GitRunner } from './git.js';
 import { isWithin } from '../classifier/paths.js';
+import { scratchZones, zoneBarriers, zoneOf, type Zone } from './zones.js';
 
 export { aliasOf, gitRunner, type GitRunner } from './git.js';
 
@@ -32,6 +33,9 @@ export interface Workspace {
   quarantine: string;
   home: string | null;
   protectedRoots: ReadonlySet<string>;
+  /** The scratch zones (docs/zones.md) and the places inside them that are not scratch. */
+  zones: Zone[];
+  barriers: string[];
   warnings: string[];
 }
 
@@ -52,6 +56,11 @@ export interface TargetFacts extends TargetSpec {
   protectedRoot: string | null;
   /** Matches an artifact pattern (rule 13). */
   artifact: boolean;
+  /** Outside the workspace, inside a scratch zone (not the zone itself): the zone (rule 8b). */
+  zone: Zone | null;
+  /** One of git's own lock files: a regular file (or a dangling name) ending in `.lock` below a
+   *  `.git` directory (rule 8a). */
+  gitLock: boolean;
   /** Git-ignored and holding no tracked file (rule 13); undefined when not asked. */
   ignored?: boolean;
   emptyDir?: boolean;
@@ -116,7 +125,9 @@ export function discoverWorkspace(config: Config): Workspace {
     if (unsafe) warnings.push(`AGENT_GUARD_TRASH=${config.trash} is a protected location or contains the workspace; using ${quarantine}`);
     else quarantine = t;
   }
-  return { root, source, quarantine, home, protectedRoots, warnings };
+  const zones = scratchZones(config, home, protectedRoots);
+  const barriers = zones.length === 0 ? [] : zoneBarriers(zones, [root, quarantine, home, ...config.guardPaths.map((p) => realpathLoose(p))]);
+  return { root, source, quarantine, home, protectedRoots, zones, barriers, warnings };
 }
 
 function matchesArtifact(rel: string, patterns: readonly string[]): boolean {
@@ -132,7 +143,19 @@ function matchesArtifact(rel: string, patterns: readonly string[]): boolean {
 
 /** Facts for a target that names no entry to look at on this host. */
 function unplaced(t: TargetSpec, facts: Pick<TargetFacts, 'physical' | 'insideWorkspace' | 'protectedRoot'>): TargetFacts {
-  return { ...t, ...facts, type: 'missing', isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, artifact: false };
+  return { ...t, ...facts, type: 'missing', isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, artifact: false, zone: null, gitLock: false };
+}
+
+/** Is `physical` (of type `type`) one of git's lock files: below a `.git` directory (lexically or
+ *  physically), named `*.lock`, a regular file, a name that does not exist, or a dangling link? A
+ *  directory named x.lock is not a lock. */
+function isGitLock(lexical: string, physical: string, type: EntryType): boolean {
+  const name = path.posix.basename(physical);
+  if (!name.endsWith('.lock') || name === '.lock') return false;
+  const inGitDir = (p: string): boolean => path.posix.dirname(p).split('/').includes('.git');
+  if (!inGitDir(physical) && !inGitDir(lexical)) return false;
+  if (type === 'file' || type === 'missing') return true;
+  return type === 'symlink' && !exists(realpathLoose(physical));
 }
 
 export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly string[]): TargetFacts {
@@ -148,10 +171,11 @@ export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly st
   const lexical = t.path;
   const protectedRoot =
     [lexical, physical].find((p) => ws.protectedRoots.has(p) || /^\/[^/]+$/.test(p)) ?? null;
-  const q = ws.quarantine;
   let inQuarantine = false;
   let isQuarantineControl = false;
-  if (isWithin(physical, q)) {
+  // The workspace's quarantine, or a zone's: the same rules for each (rules 3 and 5).
+  const q = [ws.quarantine, ...ws.zones.map((z) => z.quarantine)].find((x) => isWithin(physical, x));
+  if (q !== undefined) {
     const rel = path.posix.relative(q, physical);
     if (rel === '' || QUARANTINE_CONTROL.has(rel.split('/')[0]!)) isQuarantineControl = true;
     else inQuarantine = true;
@@ -159,17 +183,21 @@ export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly st
   const insideWorkspace = isWithin(physical, ws.root);
   const rel = insideWorkspace ? path.posix.relative(ws.root, physical) : '';
   const gitMeta = (p: string): boolean => p.split('/').includes('.git');
+  const type = entryType(physical);
+  const isGitMetadata = gitMeta(lexical) || gitMeta(physical);
   return {
     ...t,
     physical,
-    type: entryType(physical),
+    type,
     insideWorkspace,
     isWorkspaceRoot: physical === ws.root,
-    isGitMetadata: gitMeta(lexical) || gitMeta(physical),
+    isGitMetadata,
     inQuarantine,
     isQuarantineControl,
     protectedRoot,
     artifact: insideWorkspace && rel !== '' && matchesArtifact(rel, artifacts),
+    zone: insideWorkspace || ws.zones.length === 0 ? null : zoneOf(physical, ws.zones, ws.barriers),
+    gitLock: isGitMetadata && isGitLock(lexical, physical, type),
   };
 }
 

@@ -5,13 +5,13 @@
 import type { Config } from '../config.js';
 import { explain, type CheckResult, type Compensation } from '../engine.js';
 import { gitRunner, isIgnoredPath } from '../probe/git.js';
-import { isWithin } from '../classifier/paths.js';
-import { auditPath, ensureQuarantine, relocate } from './quarantine.js';
+import { auditPath, ensureQuarantine } from './quarantine.js';
+import { inAnyQuarantine, relocateByPlace } from './places.js';
 import { appendRecord } from './records.js';
 import { redact } from './redact.js';
 import { snapshot } from './snapshot.js';
 
-const RELOCATING = new Set(['RELOCATE_TREE', 'RELOCATE_PATHS', 'RELOCATE_NARROW', 'RELOCATE_VIA_CLEAN_ENUMERATE']);
+const RELOCATING = new Set(['RELOCATE_TREE', 'RELOCATE_PATHS', 'RELOCATE_NARROW', 'RELOCATE_VIA_CLEAN_ENUMERATE', 'RELOCATE_SCRATCH', 'RELOCATE_GIT_LOCK']);
 
 export function compensate(r: CheckResult, command: string, config: Config): CheckResult {
   if (r.decision !== 'RELOCATE' && r.decision !== 'SNAPSHOT') return r;
@@ -49,20 +49,27 @@ export function compensate(r: CheckResult, command: string, config: Config): Che
       }
       continue;
     }
+    // Each target goes to its place: the workspace's quarantine, or its scratch zone's (one
+    // transaction per quarantine).
     const targets = o.targets
-      .filter((t) => t.role !== 'scope' && t.physical !== null && !isWithin(t.physical, place.quarantine))
-      .map((t) => (t.physicalB64 !== undefined ? Buffer.from(t.physicalB64, 'base64') : t.physical!));
-    const res = relocate(place, targets, { session: config.session, command: redact(command), cwd: config.cwd }, isIgnored);
-    compensations.push({
-      strategy: o.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' ? 'clean-enumerate' : 'relocate',
-      op,
-      status: res.status,
-      txid: res.txid,
-      policyCode: o.code,
-      moved: res.moved.map((m) => ({ origin: m.origin, dest: m.dest, type: m.type, via: m.via })),
-      skipped: res.skipped,
-      ...(res.failure ? { error: res.failure.message } : {}),
-    });
+      .filter((t) => t.role !== 'scope' && t.physical !== null && !inAnyQuarantine(r.workspace!, t.physical))
+      .map((t) => ({ path: t.physicalB64 !== undefined ? Buffer.from(t.physicalB64, 'base64') : t.physical!, ...(t.zone !== undefined ? { zone: t.zone } : {}) }));
+    const results = relocateByPlace(r.workspace, targets, { session: config.session, command: redact(command), cwd: config.cwd }, isIgnored);
+    for (const res of results) {
+      const zone = res.place.zone ? { zone: res.place.zone, quarantine: res.place.quarantine } : {};
+      compensations.push({
+        strategy: o.code === 'RELOCATE_VIA_CLEAN_ENUMERATE' ? 'clean-enumerate' : 'relocate',
+        op,
+        status: res.status,
+        txid: res.txid,
+        policyCode: o.code,
+        ...zone,
+        moved: res.moved.map((m) => ({ origin: m.origin, dest: m.dest, type: m.type, via: m.via })),
+        skipped: res.skipped,
+        ...(res.failure ? { error: res.failure.message } : {}),
+      });
+    }
+    const res = results[results.length - 1]!;
     if (res.failure) {
       const restorable = compensations.filter((c) => Array.isArray(c.moved) && c.moved.length > 0).map((c) => c.txid as string);
       return {
@@ -101,7 +108,7 @@ export function audit(r: CheckResult, command: string, config: Config): CheckRes
       command: redact(command),
       cwd: config.cwd,
       mode: r.mode,
-      compensations: r.compensations.map((c) => ({ strategy: c.strategy, txid: c.txid ?? null, status: c.status })),
+      compensations: r.compensations.map((c) => ({ strategy: c.strategy, txid: c.txid ?? null, status: c.status, ...(c.zone ? { zone: c.zone, quarantine: c.quarantine } : {}) })),
       ...(r.authorizedBy ? { authorizedBy: r.authorizedBy } : {}),
       ...(r.grant ? { grant: r.grant.id } : {}),
     });

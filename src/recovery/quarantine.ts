@@ -7,12 +7,16 @@ import { appendRecord, encodePath } from './records.js';
 import { isWithin } from '../classifier/paths.js';
 import { exists } from '../probe/fs.js';
 import { bdirname, bIsWithin, bjoin, brelative, depth, display, toBytes } from './bpath.js';
+import { ensureZoneQuarantine } from './zonetrash.js';
+import type { ZoneKind } from '../probe/zones.js';
 
 export interface QuarantinePlace {
   /** Physical workspace root. */
   root: string;
   /** Physical quarantine directory. */
   quarantine: string;
+  /** A scratch zone's quarantine (docs/zones.md): `root` is the zone, origins are relative to it. */
+  zone?: ZoneKind;
 }
 
 export interface Moved {
@@ -65,6 +69,8 @@ export function auditPath(q: QuarantinePlace): string {
 /** Creates the quarantine and keeps it out of git: an existing ignore rule is accepted, else one
  *  line goes to `.git/info/exclude` (the user's .gitignore is never modified). */
 export function ensureQuarantine(q: QuarantinePlace, isIgnored: (dir: string) => boolean): void {
+  // A zone's quarantine is verified, never repaired; it is in no work tree (no marker, no exclude).
+  if (q.zone) return ensureZoneQuarantine(q);
   fs.mkdirSync(q.quarantine, { recursive: true, mode: 0o700 });
   if (!isWithin(q.quarantine, q.root) || q.quarantine === q.root) return;
   // A nested-repository marker: `git clean -fdx` / `-fdX` (single -f) skip nested repositories, so
@@ -275,7 +281,7 @@ export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)
   const ordered = [...unique.values()].sort((a, b) => depth(a) - depth(b) || Buffer.compare(a, b));
   try {
     ensureQuarantine(q, isIgnored);
-    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length });
+    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length, ...(q.zone ? { zone: q.zone, root: q.root } : {}) });
   } catch (err) {
     return fail(err, 'the quarantine cannot record a transaction', true);
   }

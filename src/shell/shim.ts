@@ -18,6 +18,7 @@ import type { ReasonCode } from '../policy/reasons.js';
 import { gitRunner, isIgnoredPath, unreachableFromRefs, worktreeList } from '../probe/git.js';
 import { physicalBytes, realpathLoose } from '../probe/fs.js';
 import { relocate } from '../recovery/quarantine.js';
+import { relocateByPlace, type PlacedRelocation, type PlacedTarget } from '../recovery/places.js';
 import { recordRefs, type DroppedRefs } from '../recovery/snapshot.js';
 import { redact } from '../recovery/redact.js';
 import { appendRecord } from '../recovery/records.js';
@@ -256,14 +257,25 @@ function shimShred(real: string, args: readonly string[], ctx: ShimContext): Dir
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
   if (r.decision === 'ALLOW' || !r.workspace) return run;
   const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
-  const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope' && t.physical !== null && t.type === 'file').map((t) => t.physical!));
+  const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope' && t.physical !== null && t.type === 'file').map((t) => ({ path: t.physical!, ...(t.zone !== undefined ? { zone: t.zone } : {}) })));
   if (targets.length === 0) return run;
   const git = gitRunner(config.gitBinary, config.env);
-  const res = relocate(place, targets, { session: config.session, command: redact(text), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir), { keepOrigin: true });
-  auditShim(place, text, config, res.failure ? 'BLOCK' : 'ALLOW', res.failure?.code ?? r.code, res.txid);
-  if (res.failure) return refuse(ctx, argv, { decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message) });
-  notice(ctx.env, ctx.cwd, [{ txid: res.txid, moved: res.moved, copied: true }], ctx.io.stderr);
+  const results = relocateByPlace(r.workspace, targets, { session: config.session, command: redact(text), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir), { keepOrigin: true });
+  const refused = placedOutcome(ctx, argv, place, text, config, r.code, results);
+  if (refused) return refused;
+  notice(ctx.env, ctx.cwd, results.map((x) => ({ txid: x.txid, moved: x.moved, copied: true })), ctx.io.stderr);
   return run;
+}
+
+/** Audits a shim's relocations (one per quarantine) and refuses when one failed; null when all
+ *  were done. */
+function placedOutcome(ctx: ShimContext, argv: readonly string[], place: { root: string; quarantine: string }, text: string, config: ReturnType<typeof loadConfig>, code: string, results: readonly PlacedRelocation[]): Directive | null {
+  const failed = results.find((x) => x.failure);
+  auditShim(place, text, config, failed ? 'BLOCK' : 'ALLOW', failed?.failure?.code ?? code, results[0]?.txid ?? null);
+  if (!failed?.failure) return null;
+  const moved = results.filter((x) => x.moved.length > 0).map((x) => x.txid);
+  const message = failed.failure.message + (moved.length > 0 ? `; already moved, restorable: ${moved.join(' ')}` : '; nothing was moved');
+  return refuse(ctx, argv, { decision: 'BLOCK', code: failed.failure.code, explanation: explain(failed.failure.code, message) });
 }
 
 function auditShim(place: { root: string; quarantine: string }, text: string, config: ReturnType<typeof loadConfig>, decision: string, code: string, txid: string | null): void {
@@ -444,20 +456,26 @@ function shimFindDelete(real: string, args: readonly string[], ctx: ShimContext)
   // find prints paths below the starting points as it walked them (no links followed): relative ones
   // are placed under the physical cwd, which is where the policy's facts place them too.
   const cwd = Buffer.from(fs.realpathSync(ctx.cwd));
-  const exact: Buffer[] = [];
-  for (const b of plan.relocate) {
+  // The zone the probe found for each entry (by its physical path; the i-th operand otherwise).
+  const decided = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope'));
+  const exact: PlacedTarget[] = [];
+  for (const [i, b] of plan.relocate.entries()) {
+    let bytes: Buffer;
     try {
       // The directory physically (`./`, `..`, links in the starting point), the name as bytes.
-      exact.push(physicalBytes(b[0] === 0x2f ? b : Buffer.concat([cwd, Buffer.from('/'), b])));
+      bytes = physicalBytes(b[0] === 0x2f ? b : Buffer.concat([cwd, Buffer.from('/'), b]));
     } catch (err) {
       return blockWith(ctx, argv, 'BLOCK_UNDETERMINABLE_EFFECT', `find -delete: the directory of ${b.toString('utf8')} cannot be resolved (${(err as Error).message})`);
     }
+    const shownPath = bytes.toString('utf8');
+    const zone = (decided.find((t) => t.physical === shownPath) ?? decided[i])?.zone;
+    exact.push({ path: bytes, ...(zone !== undefined ? { zone } : {}) });
   }
   const git = gitRunner(config.gitBinary, config.env);
   const findText = quoteArgv(argv);
-  const res = relocate(place, exact, { session: config.session, command: redact(findText), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir));
-  auditShim(place, findText, config, res.failure ? 'BLOCK' : 'ALLOW', res.failure?.code ?? r.code, res.txid);
-  if (res.failure) return refuse(ctx, argv, { decision: 'BLOCK', code: res.failure.code, explanation: explain(res.failure.code, res.failure.message) });
-  notice(ctx.env, ctx.cwd, [{ txid: res.txid, moved: res.moved }], ctx.io.stderr);
+  const results = relocateByPlace(r.workspace, exact, { session: config.session, command: redact(findText), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir));
+  const refused = placedOutcome(ctx, argv, place, findText, config, r.code, results);
+  if (refused) return refused;
+  notice(ctx.env, ctx.cwd, results.map((x) => ({ txid: x.txid, moved: x.moved })), ctx.io.stderr);
   return plan.rerun ? rerun() : exit(0);
 }

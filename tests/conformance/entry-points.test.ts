@@ -318,13 +318,15 @@ describeSandboxed('conformance: one outcome per case, whatever the entry point',
     const show = (o: Outcome) => `${o.kind}${'code' in o ? ` ${o.code}` : ''}`;
     itSandboxed(`with the shims first on PATH: ${c.cmd}: the text entry points give ${show(text)}, the shims ${show(want)}`, () => {
       if (!fs.existsSync(shimDir())) writeShims(shimDir(), { node: process.execPath, bundle: BIN, templatePath: fileURLToPath(new URL('../../shims/shim.sh', import.meta.url)) });
-      // HOME exists and holds a file, outside the workspaces (`rm -rf ~` must leave it).
+      // HOME exists and holds a file, outside the workspaces (`rm -rf ~` must leave it). The worlds
+      // are in HOME, as in the cases above: their sibling `outside/` is then no scratch (the area is
+      // in /tmp, a scratch zone: docs/zones.md) but outside the workspace.
       const home = path.join(area.rw(), `s${i}-home`);
       fs.mkdirSync(home, { recursive: true });
       fs.writeFileSync(path.join(home, 'keep.txt'), 'home\n');
       const env = { HOME: home, PATH: `${shimDir()}:${SYSTEM_PATH}`, AGENT_GUARD_SHIMS: shimDir() };
       for (const entry of ENTRY_POINTS.filter((e) => e !== 'check')) {
-        const ws = world(`s${i}-${entry.replace(/\W+/g, '-')}`, c);
+        const ws = world(`s${i}-home/${entry.replace(/\W+/g, '-')}`, c);
         const before = state(ws);
         // The text check defers (runs) the cases the shims will decide on the concrete argv, and
         // leaves the SAFE ones to them too: nothing is compensated twice.
@@ -336,7 +338,7 @@ describeSandboxed('conformance: one outcome per case, whatever the entry point',
       // The command itself through sh -c (no hook): the shims' own outcome, and its effect. The
       // trailing `wait` lets a background job (`rm -rf build &`) finish before the state is read;
       // the status is the command's.
-      const ws = world(`s${i}-shim`, c);
+      const ws = world(`s${i}-home/shim`, c);
       const before = state(ws);
       const r = runSandboxed(area.rw(), [...envArgs(env), 'sh', '-c', `${c.cmd}\nst=$?; wait; exit $st`], { cwd: ws });
       const m = CODE.exec(r.stderr);

@@ -93,6 +93,19 @@ export function makeFixture(): Fixture {
   write(path.join(ws, 'trees/ign/debug.log'), 'ignored in a work tree\n');
   write(path.join(ws, 'trees/locked/notes.txt'), 'untracked in a locked work tree\n');
   git(['worktree', 'lock', 'trees/locked']);
+  // A directory named like a lock in .git: not a lock (rule 5, not 8a).
+  fs.mkdirSync(path.join(ws, '.git/dir.lock'));
+  // Scratch zones (docs/zones.md): the fixture lives in /tmp, so `scratch/` beside HOME is scratch;
+  // HOME's cache directory is the cache zone, agent-guard's own part of it is not.
+  const scratch = path.join(root, 'scratch');
+  write(path.join(scratch, 'f.txt'), 'scratch file\n');
+  write(path.join(scratch, 'dir/x'), 'scratch tree\n');
+  fs.mkdirSync(path.join(scratch, 'empty'));
+  fs.mkdirSync(path.join(scratch, 'repo'));
+  git(['init', '-q', '-b', 'main'], path.join(scratch, 'repo'));
+  write(path.join(scratch, 'repo/untracked.txt'), 'u\n');
+  write(path.join(home, '.cache/demo-tool/blob'), 'cached\n');
+  fs.mkdirSync(path.join(home, '.cache/agent-guard/trash'), { recursive: true });
   const config = (cwd = ws, extra: Env = {}): Config => loadConfig({ ...env, ...extra }, cwd);
   return {
     root,

@@ -41,7 +41,10 @@ describe('cmd', () => {
       ['del !X!', 'BLOCK', 'BLOCK_UNDETERMINABLE_EFFECT'],
       ['del .git\\config', 'BLOCK', 'BLOCK_PROTECTED_PATH'],
       ['del /q .', 'BLOCK', 'BLOCK_PROTECTED_PATH'],
-      ['del ..\\..\\outside\\canary.txt', 'BLOCK', 'BLOCK_OUT_OF_WORKSPACE'],
+      ['del ..\\other\\x', 'BLOCK', 'BLOCK_OUT_OF_WORKSPACE'],
+      // The fixture lives in /tmp: outside/ beside HOME is in a scratch zone (docs/zones.md).
+      ['del ..\\..\\outside\\canary.txt', 'RELOCATE', 'RELOCATE_SCRATCH'],
+      ['del .git\\index.lock', 'RELOCATE', 'RELOCATE_GIT_LOCK'],
       ['del .agent-trash\\tx-1\\file', 'ALLOW', 'ALLOW_TRASH_GC'],
     ]);
   });
@@ -203,7 +206,8 @@ describe('powershell', () => {
       ['Remove-Item \\\\srv\\share\\x', 'BLOCK', 'BLOCK_OUT_OF_WORKSPACE'],
       ['Remove-Item -Recurse ~', 'BLOCK', 'BLOCK_PROTECTED_ANCESTOR'],
       ['Remove-Item ~\\other', 'BLOCK', 'BLOCK_OUT_OF_WORKSPACE'],
-      ['Remove-Item ..\\..\\outside', 'BLOCK', 'BLOCK_OUT_OF_WORKSPACE'],
+      ['Remove-Item ..\\..\\outside', 'RELOCATE', 'RELOCATE_SCRATCH'],
+      ['Remove-Item -Recurse ..\\..', 'BLOCK', 'BLOCK_OUT_OF_WORKSPACE'],
       ['Remove-Item -Recurse .git', 'BLOCK', 'BLOCK_PROTECTED_PATH'],
     ]);
   });

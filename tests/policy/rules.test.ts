@@ -31,6 +31,6 @@ describe('rule table', () => {
   it('has unique ids in the reference order', () => {
     const ids = RULES.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(['1', '2', '2a', '2b', '2c', '3', '4', '5', '6', '7', '8', '9', '10', '11', '11a', '11b', '12a', '12', '12b', '13', '14', '15']);
+    expect(ids).toEqual(['1', '2', '2a', '2b', '2c', '3', '4', '5', '6', '7', '8', '8a', '8b', '9', '10', '11', '11a', '11b', '12a', '12', '12b', '13', '14', '15']);
   });
 });

@@ -37,7 +37,12 @@ describeSandboxed('delete', () => {
   itSandboxed('refuses what the policy refuses, and a pattern with no match, moving nothing', () => {
     const w = world('delete-refused');
     fs.writeFileSync(path.join(w.ws, 'x.txt'), 'x');
-    expect(cli(w, ['delete', 'x.txt', area.canary(), '--json'])).toMatchObject({ exitCode: 2, json: { code: 'BLOCK_OUT_OF_WORKSPACE' } });
+    fs.writeFileSync(path.join(w.ws, '..', 'notes.txt'), 'n');
+    expect(cli(w, ['delete', 'x.txt', '../notes.txt', '--json'])).toMatchObject({ exitCode: 2, json: { code: 'BLOCK_OUT_OF_WORKSPACE' } });
+    // The canary is in /tmp, a scratch zone: its quarantine cannot be made in the read-only /tmp
+    // here, so nothing moves — not x.txt either (every quarantine is made ready first).
+    expect(cli(w, ['delete', 'x.txt', area.canary(), '--json'])).toMatchObject({ exitCode: 2, json: { code: 'RELOCATE_FAILED_STORAGE', moved: [] } });
+    expect(fs.existsSync(path.join(w.ws, 'x.txt'))).toBe(true);
     expect(cli(w, ['delete', '.git', '--json'])).toMatchObject({ exitCode: 2, json: { code: 'BLOCK_PROTECTED_PATH' } });
     expect(cli(w, ['delete', 'x.txt', '*.nothing', '--json'])).toMatchObject({ exitCode: 1, json: { error: 'no match' } });
     expect(fs.readFileSync(path.join(w.ws, 'x.txt'), 'utf8')).toBe('x');

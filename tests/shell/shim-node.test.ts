@@ -115,9 +115,15 @@ describeSandboxed('the rm shim: the real rm’s result, with the removed entries
   itSandboxed('refusals: nothing runs, exit 2 (BLOCK) or 3 (ASK), the reason on stderr', () => {
     const w = world('rm-refused', FILES);
     const before = tree(w);
-    const outside = sh(w, `rm -rf ${area.canary()}`, { shims: true });
+    fs.writeFileSync(path.join(w.home, 'notes.txt'), 'n\n');
+    const outside = sh(w, `rm -rf ${w.home}/notes.txt`, { shims: true });
     expect(outside.exitCode).toBe(2);
     expect(outside.stderr).toMatch(/^agent-guard: refused .*BLOCK BLOCK_OUT_OF_WORKSPACE/);
+    // The canary is in /tmp, a scratch zone (docs/zones.md): its quarantine cannot be made in the
+    // read-only /tmp here, so the relocation is refused and nothing is deleted.
+    const canary = sh(w, `rm -rf ${area.canary()}`, { shims: true });
+    expect(canary.exitCode).toBe(2);
+    expect(canary.stderr).toMatch(/^agent-guard: refused .*BLOCK RELOCATE_FAILED_STORAGE/);
     expect(sh(w, 'rm -rf .git', { shims: true }).exitCode).toBe(2);
     // rm -i with no terminal to ask: ASK, nothing moved.
     const i = sh(w, 'rm -i a.txt < /dev/null', { shims: true });
