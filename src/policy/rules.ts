@@ -175,8 +175,9 @@ export const RULES: readonly Rule[] = [
     when: (p, ctx) => {
       if (ctx.mode !== 'RESTRICTED') return null;
       if (GIT_DESTRUCTIVE.has(p.op.kind)) return { detail: `git ${p.op.git?.subcommand ?? ''} is forbidden in RESTRICTED mode` };
-      // A vetoed session cannot escalate to a human either: what a shape would ask (2a, 2b) is refused.
-      if (shapeOf(p)) return { detail: `${shapeOf(p)}; RESTRICTED mode does not ask, it refuses` };
+      // A vetoed session cannot escalate to a human either: what a shape would ask (2a, 2b) is refused
+      // — unless a human already authorized this very line (then the shapes do not apply at all).
+      if (!ctx.authorized && shapeOf(p)) return { detail: `${shapeOf(p)}; RESTRICTED mode does not ask, it refuses` };
       return null;
     },
     examples: {

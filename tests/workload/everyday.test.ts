@@ -165,7 +165,8 @@ describeSandboxed('everyday agent commands end under agent-guard run as they do 
       const report = differ.map((x) => ({ id: x.id, cmd: x.cmd, plain: { status: x.plain.status, stderr: x.plain.stderr.slice(0, 300) }, guarded: { status: x.guarded.status, stderr: x.guarded.stderr.slice(0, 600) } }));
       expect(report).toEqual([]);
       // The deleting commands really were compensated: the quarantine exists where they deleted.
-      expect(results.find((x) => x.id === 'b7')?.guarded.quarantine).toBe(true);
+      expect(results.find((x) => x.cmd === 'rm app.log')?.guarded.quarantine).toBe(true);
+      expect(results.find((x) => x.cmd === 'git clean -fd')?.guarded.quarantine).toBe(true);
     },
     900_000,
   );
