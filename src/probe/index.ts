@@ -20,8 +20,23 @@ export const PROTECTED_ROOTS: readonly string[] = [
   '/System', '/Library', '/Applications', '/Volumes', '/nix', '/nix/store',
 ];
 
-/** Files of the quarantine that are its records, not quarantined content. */
-const QUARANTINE_CONTROL = new Set(['state.json', 'manifest.jsonl', 'audit.jsonl', 'sessions', 'lock', '.gitignore', '.git']);
+/** Top-level names in the quarantine that are its own state, not transactions: the records, the
+ *  index, the lock, session modes, grants and the nested-repository marker. A name that starts with
+ *  a record's name and a dot is one of its temporary files (`state.json.tmp`, `index.json.tmp-…`). */
+const QUARANTINE_CONTROL = new Set(['state.json', 'manifest.jsonl', 'audit.jsonl', 'index.json', 'sessions', 'grants', 'lock', '.lock', '.gitignore', '.git']);
+const CONTROL_PREFIXES = ['state.json.', 'manifest.jsonl.', 'audit.jsonl.', 'index.json.', '.lock.'];
+
+/** Is `rel` (a path inside the quarantine `q`, '' for `q` itself) the quarantine or part of its
+ *  state rather than quarantined content? A `.git` at any depth stays git metadata (the quarantine
+ *  is no way around rule 5), and a transaction is a directory: anything else at the top is state. */
+function quarantineControl(q: string, rel: string): boolean {
+  if (rel === '') return true;
+  const parts = rel.split('/');
+  const top = parts[0]!;
+  if (QUARANTINE_CONTROL.has(top) || CONTROL_PREFIXES.some((p) => top.startsWith(p)) || parts.includes('.git')) return true;
+  const t = entryType(path.posix.join(q, top));
+  return t !== 'dir' && t !== 'missing';
+}
 
 export interface Workspace {
   /** Physical workspace root. */
@@ -30,6 +45,9 @@ export interface Workspace {
   source: 'env' | 'git' | 'cwd';
   /** Physical quarantine directory. */
   quarantine: string;
+  /** AGENT_GUARD_TRASH as configured (lexical, absolute), when it is used and differs from the
+   *  physical path: the links and directories on the way to the quarantine are protected too. */
+  quarantineConfigured?: string;
   home: string | null;
   protectedRoots: ReadonlySet<string>;
   warnings: string[];
@@ -48,6 +66,9 @@ export interface TargetFacts extends TargetSpec {
   inQuarantine: boolean;
   /** The quarantine directory or one of its records. */
   isQuarantineControl: boolean;
+  /** Deleting it would delete the quarantine: an ancestor of it, a symlink that resolves to it or to
+   *  an ancestor, or a directory or link on the configured path to it. */
+  holdsQuarantine: boolean;
   /** The protected root this target is, or null. */
   protectedRoot: string | null;
   /** Matches an artifact pattern (rule 13). */
@@ -108,13 +129,17 @@ export function discoverWorkspace(config: Config): Workspace {
   if (config.home) protectedRoots.add(path.posix.resolve(config.home));
   if (home) protectedRoots.add(home);
   let quarantine = path.posix.join(root, '.agent-trash');
+  let configured: string | null = null;
   if (config.trash) {
     const t = realpathLoose(config.trash);
     const unsafe = protectedRoots.has(t) || /^\/[^/]+$/.test(t) || isWithin(root, t) || t.split('/').includes('.git');
     if (unsafe) warnings.push(`AGENT_GUARD_TRASH=${config.trash} is a protected location or contains the workspace; using ${quarantine}`);
-    else quarantine = t;
+    else {
+      quarantine = t;
+      configured = path.posix.resolve(config.trash);
+    }
   }
-  return { root, source, quarantine, home, protectedRoots, warnings };
+  return { root, source, quarantine, ...(configured !== null && configured !== quarantine ? { quarantineConfigured: configured } : {}), home, protectedRoots, warnings };
 }
 
 function matchesArtifact(rel: string, patterns: readonly string[]): boolean {
@@ -130,7 +155,7 @@ function matchesArtifact(rel: string, patterns: readonly string[]): boolean {
 
 /** Facts for a target that names no entry to look at on this host. */
 function unplaced(t: TargetSpec, facts: Pick<TargetFacts, 'physical' | 'insideWorkspace' | 'protectedRoot'>): TargetFacts {
-  return { ...t, ...facts, type: 'missing', isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, artifact: false };
+  return { ...t, ...facts, type: 'missing', isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, holdsQuarantine: false, artifact: false };
 }
 
 export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly string[]): TargetFacts {
@@ -147,25 +172,34 @@ export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly st
   const protectedRoot =
     [lexical, physical].find((p) => ws.protectedRoots.has(p) || /^\/[^/]+$/.test(p)) ?? null;
   const q = ws.quarantine;
+  const type = entryType(physical);
   let inQuarantine = false;
   let isQuarantineControl = false;
   if (isWithin(physical, q)) {
-    const rel = path.posix.relative(q, physical);
-    if (rel === '' || QUARANTINE_CONTROL.has(rel.split('/')[0]!)) isQuarantineControl = true;
+    if (quarantineControl(q, path.posix.relative(q, physical))) isQuarantineControl = true;
     else inQuarantine = true;
   }
+  // Holding the quarantine: it lies below the target, the target is a link that leads to it (or to
+  // what holds it), or the target is on the configured path to it (the link the setting goes through).
+  const configured = ws.quarantineConfigured;
+  const holdsQuarantine =
+    !isQuarantineControl &&
+    (isWithin(q, physical) ||
+      (type === 'symlink' && isWithin(q, realpathLoose(physical))) ||
+      (configured !== undefined && (isWithin(configured, lexical) || isWithin(configured, physical))));
   const insideWorkspace = isWithin(physical, ws.root);
   const rel = insideWorkspace ? path.posix.relative(ws.root, physical) : '';
   const gitMeta = (p: string): boolean => p.split('/').includes('.git');
   return {
     ...t,
     physical,
-    type: entryType(physical),
+    type,
     insideWorkspace,
     isWorkspaceRoot: physical === ws.root,
     isGitMetadata: gitMeta(lexical) || gitMeta(physical),
     inQuarantine,
     isQuarantineControl,
+    holdsQuarantine,
     protectedRoot,
     artifact: insideWorkspace && rel !== '' && matchesArtifact(rel, artifacts),
   };
@@ -216,8 +250,10 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
             facts.bytes = exact;
             facts.type = entryType(exact);
           }
-          // The quarantine is never a target: git clean -x would list it, the guard keeps it.
-          if (facts.isQuarantineControl || facts.inQuarantine || isWithin(ws.quarantine, facts.physical ?? '')) {
+          // The quarantine is never a target: git clean -x would list it, the guard keeps it. What
+          // holds it stays a target, and rule 5 refuses it (git lists the directory around the
+          // quarantine as a whole only when the nested-repository marker is missing).
+          if (facts.isQuarantineControl || facts.inQuarantine) {
             quarantineExcluded = true;
             continue;
           }

@@ -230,6 +230,35 @@ export function copyEntry(originPath: string | Buffer, destPath: string | Buffer
   return 'copy';
 }
 
+/** The device the quarantine is (or will be, once made) on: its nearest existing ancestor's. */
+function quarantineDevice(quarantine: string): number | null {
+  for (let d = quarantine; ; d = path.dirname(d)) {
+    const st = fs.statSync(d, { throwIfNoEntry: false });
+    if (st) return st.dev;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+/** Splits targets into those one rename moves into the quarantine (same filesystem) and those that
+ *  would have to be copied across filesystems (or are gone: nothing to move). A regenerable
+ *  artifact on another filesystem is deleted directly rather than copied (docs/rules.md, rule 13). */
+export function byFilesystem(quarantine: string, targets: readonly (string | Buffer)[]): { rename: (string | Buffer)[]; other: (string | Buffer)[] } {
+  const dev = quarantineDevice(quarantine);
+  const out: { rename: (string | Buffer)[]; other: (string | Buffer)[] } = { rename: [], other: [] };
+  for (const t of targets) {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(t, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    // A missing target moves nowhere; relocate records it as skipped, as for any other delete.
+    if (!st || (dev !== null && st.dev === dev)) out.rename.push(t);
+    else out.other.push(t);
+  }
+  return out;
+}
+
 /** Where a target goes inside the transaction: its path relative to the workspace. */
 function destFor(root: Buffer, quarantine: Buffer, txid: string, origin: Buffer): Buffer {
   const rel = bIsWithin(origin, root) && !origin.equals(root) ? brelative(root, origin) : bjoin(Buffer.from('.outside'), origin);
@@ -248,7 +277,13 @@ function writable(dir: Buffer): boolean {
 
 /** Relocates `targets` (physical paths, each judged as the entry itself; a Buffer carries a name
  *  that is not UTF-8 exactly) under one txid. */
-export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)[], ctx: RelocationContext, isIgnored: (dir: string) => boolean = () => false, opts: { keepOrigin?: boolean } = {}): RelocationResult {
+export function relocate(
+  q: QuarantinePlace,
+  targets: readonly (string | Buffer)[],
+  ctx: RelocationContext,
+  isIgnored: (dir: string) => boolean = () => false,
+  opts: { keepOrigin?: boolean; regenerable?: boolean } = {},
+): RelocationResult {
   const txid = newTxid();
   const res: RelocationResult = { txid, status: 'done', moved: [], skipped: [] };
   const manifest = manifestPath(q);
@@ -275,7 +310,7 @@ export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)
   const ordered = [...unique.values()].sort((a, b) => depth(a) - depth(b) || Buffer.compare(a, b));
   try {
     ensureQuarantine(q, isIgnored);
-    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length });
+    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length, ...(opts.regenerable ? { regenerable: true } : {}) });
   } catch (err) {
     return fail(err, 'the quarantine cannot record a transaction', true);
   }
