@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
-import { loadFolded, PURGED, RESTORED, tx, type Folded, type Snap } from './txindex.js';
+import { loadFolded, PURGED, REGENERABLE, RESTORED, tx, type Folded, type Snap } from './txindex.js';
 import { manifestPath, moveEntry, newTxid, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { exists } from '../probe/fs.js';
 import type { GitRunner } from '../probe/git.js';
@@ -42,6 +42,8 @@ export interface Transaction {
   items: TxItem[];
   /** A git snapshot taken before an overwriting git command. */
   snapshot?: Snap;
+  /** Regenerable artifacts relocated under rule 13 (gc purges these first); absent otherwise. */
+  regenerable?: true;
 }
 
 export interface RestoreOutcome {
@@ -149,6 +151,7 @@ export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded
     // No spread: one object shape for tens of thousands of transactions.
     const entry: Transaction = { txid, ts: tx.ts(t), session: tx.session(t), command: tx.command(t), pid: tx.pid(t), state, itemCount: tx.items(t).length, items: list };
     if (snap) entry.snapshot = snap;
+    if (tx.has(t, REGENERABLE)) entry.regenerable = true;
     out.push(entry);
   }
   out.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.txid < b.txid ? -1 : 1));

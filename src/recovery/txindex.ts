@@ -42,7 +42,7 @@ export type Snap = {
   stashes?: { sha: string; message: string }[];
 };
 
-/** [txid, ts, session, command, pid, flags (1 started, 2 restored, 4 purged), records, items,
+/** [txid, ts, session, command, pid, flags (1 started, 2 restored, 4 purged, 8 regenerable), records, items,
  *  snapshot or null, cached size: bytes below the directory, record count when measured, the
  *  directory entry's own size]. */
 export type TxRow = [string, string, string | null, string | null, number | null, number, number, ItemRow[], Snap | null, number?, number?, number?];
@@ -50,6 +50,8 @@ export type TxRow = [string, string, string | null, string | null, number | null
 export const STARTED = 1;
 export const RESTORED = 2;
 export const PURGED = 4;
+/** Its tx-start says `regenerable: true` (rule 13's relocation: gc purges these first). */
+export const REGENERABLE = 8;
 
 /** Accessors over a TxRow (no copies). */
 export const tx = {
@@ -124,6 +126,7 @@ function fold(txs: Map<string, TxRow>, records: readonly StoredRecord[]): void {
         t[2] = typeof r.session === 'string' ? r.session : null;
         t[3] = typeof r.command === 'string' ? r.command : null;
         t[4] = typeof r.pid === 'number' ? r.pid : null;
+        if (r.regenerable === true) t[5] |= REGENERABLE;
         break;
       case 'relocate-intent':
       case 'relocate': {

@@ -12,6 +12,7 @@
 import { loadConfig, type Env } from '../config.js';
 import { type CheckResult, type OpResult } from '../engine.js';
 import { decideLine, enforce } from '../enforce.js';
+import { needsCompensation, relocatesRegenerable } from '../recovery/compensate.js';
 import { EXIT } from '../exit-codes.js';
 import { explain } from '../engine.js';
 import type { ReasonCode } from '../policy/reasons.js';
@@ -85,15 +86,16 @@ export function checkText(input: { text: string; cwd: string; shims: boolean; di
   // (the probes' bare `git` is looked up past the shim directories by gitRunner)
   const config = loadConfig(env, input.cwd);
   const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL', ...(input.dialect !== undefined ? { dialect: input.dialect } : {}) });
-  if (r.decision === 'ALLOW') return { action: 'run', r, deferred: false };
+  // An ALLOW needs nothing, unless it holds regenerable artifacts: those are relocated too (rule 13).
+  if (!needsCompensation(r)) return { action: 'run', r, deferred: false };
   // Only POSIX text reaches the PATH shims as processes they see (a PowerShell cmdlet or a cmd builtin
   // never does), so only POSIX text is deferred.
   if (input.shims && r.dialect === 'posix' && !SHAPES.has(r.code) && !BYPASS.test(input.text)) {
     // Deferred: what the shims will decide on the concrete argv — a SAFE decision (they compensate
     // it), or what the text alone cannot know (a variable, a glob, a list fed by stdin). What the
     // text already shows to be refused (a protected path, a force push) is refused here, earlier.
-    const pending = r.ops.filter((o) => o.decision !== 'ALLOW');
-    const deferrable = (o: OpResult): boolean => reachesShim(o) && (o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || settledByArgv(o));
+    const pending = r.ops.filter((o) => o.decision !== 'ALLOW' || relocatesRegenerable(o));
+    const deferrable = (o: OpResult): boolean => reachesShim(o) && (o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || relocatesRegenerable(o) || settledByArgv(o));
     if (pending.length > 0 && pending.every(deferrable)) return { action: 'run', r, deferred: true };
   }
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return { action: 'refuse', decision: r.decision, code: r.code, explanation: r.explanation };
