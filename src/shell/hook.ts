@@ -87,7 +87,7 @@ export function checkText(input: { text: string; cwd: string; shims: boolean; di
   const config = loadConfig(env, input.cwd);
   const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL', ...(input.dialect !== undefined ? { dialect: input.dialect } : {}) });
   // An ALLOW needs nothing, unless it holds regenerable artifacts: those are relocated too (rule 13).
-  if (!needsCompensation(r)) return { action: 'run', r, deferred: false };
+  if (r.decision === 'ALLOW' && !needsCompensation(r)) return { action: 'run', r, deferred: false };
   // Only POSIX text reaches the PATH shims as processes they see (a PowerShell cmdlet or a cmd builtin
   // never does), so only POSIX text is deferred.
   if (input.shims && r.dialect === 'posix' && !SHAPES.has(r.code) && !BYPASS.test(input.text)) {
