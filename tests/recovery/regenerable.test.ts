@@ -79,6 +79,7 @@ describeSandboxed('ALLOW_REGENERABLE relocates what one rename can move', () => 
       ['find-list', findShim, `${AG} restore list --json`],
       ['hook', hook, `PATH='${SYSTEM_PATH}'; ${AG} hook-shell --shell bash --cwd "$PWD" -- 'rm -rf build' && rm -rf build`],
       ['hook-list', hook, `${AG} restore list --json`],
+      ['hook-block', hook, `${AG} hook-shell --shell bash --cwd "$PWD" -- 'rm -rf /'`],
       ['off', off, `PATH='${SYSTEM_PATH}'; ${AG} check --enforce --json -- rm -rf build && rm -rf build`, { AGENT_GUARD_ALLOW_REGENERABLE: '0' }],
       ['off-list', off, `${AG} restore list --json`],
     ]);
@@ -95,6 +96,8 @@ describeSandboxed('ALLOW_REGENERABLE relocates what one rename can move', () => 
       const manifest = fs.readFileSync(path.join(w.ws, '.agent-trash/manifest.jsonl'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
       expect(manifest.find((r) => r.kind === 'tx-start')).toMatchObject({ regenerable: true });
     }
+    // (a refusal still refuses: the hook's early return is for an ALLOW only)
+    expect(get('hook-block').status).toBe('2');
     // AGENT_GUARD_ALLOW_REGENERABLE=0: no regenerable shortcut at all (RELOCATE_TREE, an ordinary transaction).
     expect(JSON.parse(get('off').out)).toMatchObject({ decision: 'ALLOW', code: 'RELOCATE_TREE' });
     expect(listed(get('off-list').out).map((t) => t.regenerable ?? false)).toEqual([false]);
