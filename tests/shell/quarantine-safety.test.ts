@@ -135,6 +135,18 @@ describeSandboxed('find -delete reruns never reach into the quarantine either', 
     const kept = tx.filter((t) => fs.existsSync(path.join(guarded.ws, '.agent-trash', t, 'src/mod.pyc')));
     expect(kept.length).toBe(1);
   });
+
+  itSandboxed('the rerun does not delete what this very find just moved into a quarantine it created', () => {
+    const w = world('rerun-fresh', 'mkdir -p sub && echo s > sub/x.pyc && echo t > top.pyc && git add -A && git commit -qm init');
+    const r = sandboxed(`cd '${w.ws}' && HOME='${w.home}' && export HOME && { find . nothere -name '*.pyc' -delete; echo "st=$?"; } > ../out 2> ../err`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect({ out: read(path.join(w.home, 'out')), err: read(path.join(w.home, 'err')) }).toEqual({ out: 'st=1\n', err: "find: ‘nothere’: No such file or directory\n" });
+    expect(read(path.join(w.ws, 'sub/x.pyc'))).toBeNull();
+    const tx = fs.readdirSync(path.join(w.ws, '.agent-trash')).filter((n) => /^\d{8}T\d{6}Z-[0-9a-f]{8}$/.test(n));
+    expect(tx.length).toBe(1);
+    expect(read(path.join(w.ws, '.agent-trash', tx[0]!, 'sub/x.pyc'))).toBe('s\n');
+    expect(read(path.join(w.ws, '.agent-trash', tx[0]!, 'top.pyc'))).toBe('t\n');
+  });
 });
 
 describeSandboxed('a quarantine inside a regenerable directory (AGENT_GUARD_TRASH under node_modules)', () => {
