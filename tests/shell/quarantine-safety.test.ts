@@ -55,7 +55,7 @@ interface Outcome {
 
 describeSandboxed('a later find, xargs or glob never reaches into the quarantine', () => {
   itSandboxed('after rm -rf src, each enumeration leaves the quarantined copy alone and the first transaction restores complete', () => {
-    const SETUP = 'mkdir -p src .work/x/src && echo m > src/mod.pyc && echo k > src/keep.txt && echo a > a.txt && echo o > .work/x/src/old.txt && git add -A && git commit -qm init';
+    const SETUP = 'mkdir -p src/empty .work/x/src && echo m > src/mod.pyc && echo k > src/keep.txt && echo a > a.txt && echo o > .work/x/src/old.txt && git add -A && git commit -qm init';
     const variants: Record<string, string> = {
       'find -delete (only the quarantined copy matches)': `find . -name '*.pyc' -delete`,
       'find -delete (a workspace file and a quarantined one match)': `find . -name '*.txt' -delete`,
@@ -63,6 +63,9 @@ describeSandboxed('a later find, xargs or glob never reaches into the quarantine
       'find -exec rm {} \\;': `find . -name '*.txt' -exec rm {} \\;`,
       'find | xargs rm': `find . -name '*.pyc' | xargs rm`,
       'agent-guard delete with a glob': `${AG} delete '.*/*/src/*.txt'`,
+      'find -exec unlink {} \\;': `find . -name '*.pyc' -exec unlink {} \\;`,
+      'find -exec rmdir {} +': `find . -path '*/src/empty' -exec rmdir {} +`,
+      'find | xargs shred -u': `find . -name '*.txt' -path '*/src/*' | xargs shred -u`,
     };
     const names = Object.keys(variants);
     const worlds = names.map((_, i) => world(`v${i}`, SETUP));
@@ -101,9 +104,10 @@ describeSandboxed('a later find, xargs or glob never reaches into the quarantine
         restore: o.restore.status,
         mod: read(path.join(ws, 'src/mod.pyc')),
         keep: read(path.join(ws, 'src/keep.txt')),
+        empty: fs.existsSync(path.join(ws, 'src/empty')),
       };
     };
-    const want = (n: string, i: number): object => ({ status: '0\n', stdout: n.startsWith('agent-guard') ? true : '', stderr: i < 2 ? '' : true, restore: '0\n', mod: 'm\n', keep: 'k\n' });
+    const want = (n: string, i: number): object => ({ status: '0\n', stdout: n.startsWith('agent-guard') ? true : '', stderr: i < 2 ? '' : true, restore: '0\n', mod: 'm\n', keep: 'k\n', empty: true });
     expect(Object.fromEntries(names.map((n, i) => [n, summary(n, i)]))).toEqual(Object.fromEntries(names.map((n, i) => [n, want(n, i)])));
     // What the enumerations matched in the workspace itself went as the real tools would take it.
     expect(read(path.join(worlds[1]!.ws, 'a.txt'))).toBeNull();
