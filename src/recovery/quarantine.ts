@@ -282,6 +282,8 @@ export function relocate(
   targets: readonly (string | Buffer)[],
   ctx: RelocationContext,
   isIgnored: (dir: string) => boolean = () => false,
+  /** regenerable: mark the transaction (rule 13) and move by rename only — an EXDEV (a bind mount of
+   *  the same filesystem) fails the entry rather than copying it; the caller deletes it instead. */
   opts: { keepOrigin?: boolean; regenerable?: boolean } = {},
 ): RelocationResult {
   const txid = newTxid();
@@ -346,7 +348,11 @@ export function relocate(
     try {
       fs.mkdirSync(bdirname(dest), { recursive: true, mode: 0o700 });
       const staging = bjoin(bdirname(dest), Buffer.from(`.agent-guard-copy-${randomHex(6)}`));
-      via = opts.keepOrigin ? copyEntry(origin, dest, staging) : moveEntry(origin, dest, staging);
+      if (opts.keepOrigin) via = copyEntry(origin, dest, staging);
+      else if (opts.regenerable) {
+        fs.renameSync(origin, dest);
+        via = 'rename';
+      } else via = moveEntry(origin, dest, staging);
     } catch (err) {
       // A copy put in place before removing the source failed: it is in the quarantine (restorable).
       if (exists(dest)) res.moved.push({ origin: display(origin), dest: display(dest), type: fields.type, via: 'copy' });
