@@ -66,8 +66,8 @@ export interface TargetFacts extends TargetSpec {
   inQuarantine: boolean;
   /** The quarantine directory or one of its records. */
   isQuarantineControl: boolean;
-  /** Deleting it would delete the quarantine: an ancestor of it, a symlink that resolves to it or to
-   *  an ancestor, or a directory or link on the configured path to it. */
+  /** Deleting it would delete the quarantine or lose its name: an ancestor of it, a symlink that
+   *  resolves to it, or a directory or link on the configured path to it. */
   holdsQuarantine: boolean;
   /** The protected root this target is, or null. */
   protectedRoot: string | null;
@@ -179,13 +179,14 @@ export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly st
     if (quarantineControl(q, path.posix.relative(q, physical))) isQuarantineControl = true;
     else inQuarantine = true;
   }
-  // Holding the quarantine: it lies below the target, the target is a link that leads to it (or to
-  // what holds it), or the target is on the configured path to it (the link the setting goes through).
+  // Holding the quarantine: it lies below the target, the target is a link to it (another name for
+  // it), or the target is on the configured path to it (a link the setting goes through). A link to
+  // one of its ancestors is not: removing a link removes nothing behind it.
   const configured = ws.quarantineConfigured;
   const holdsQuarantine =
     !isQuarantineControl &&
     (isWithin(q, physical) ||
-      (type === 'symlink' && isWithin(q, realpathLoose(physical))) ||
+      (type === 'symlink' && realpathLoose(physical) === q) ||
       (configured !== undefined && (isWithin(configured, lexical) || isWithin(configured, physical))));
   const insideWorkspace = isWithin(physical, ws.root);
   const rel = insideWorkspace ? path.posix.relative(ws.root, physical) : '';

@@ -19,12 +19,13 @@ describe('the quarantine and what holds it', () => {
   });
   const code = (cmd: string, env: Record<string, string> = {}): string => fixture().decide(cmd, { env }).code;
 
-  it('refuses a link that leads to the quarantine or to what holds it; a link into a transaction is an ordinary link', () => {
+  it('refuses a link to the quarantine; a link to what holds it or into a transaction is an ordinary link (removing it removes nothing behind it)', () => {
     expect(code('rm trash-link')).toBe('BLOCK_PROTECTED_PATH');
     expect(code('rm -rf trash-link/')).toBe('BLOCK_PROTECTED_PATH');
     expect(code('rm tx-link')).toBe('RELOCATE_PATHS');
     const trash = { AGENT_GUARD_TRASH: path.join(fixture().ws, 'node_modules/.cache/q') };
-    expect(code('rm cache-link', trash)).toBe('BLOCK_PROTECTED_PATH');
+    expect(code('rm cache-link', trash)).toBe('RELOCATE_PATHS');
+    expect(code('rm -rf cache-link/', trash)).toBe('BLOCK_PROTECTED_PATH');
     expect(code('rm -rf node_modules', trash)).toBe('BLOCK_PROTECTED_PATH');
     expect(code('rm -rf node_modules/.cache', trash)).toBe('BLOCK_PROTECTED_PATH');
     expect(code('rm -rf node_modules/x', trash)).toBe('ALLOW_REGENERABLE');
