@@ -473,7 +473,14 @@ function shimFindDelete(real: string, args: readonly string[], ctx: ShimContext)
   // (one line says so); below the others, every -delete is guarded (planFindDelete).
   let use = args.map((_, i) => i); // indexes into args of the argv find is planned with
   const parsed = parseFindArgs(args);
-  if (parsed.ok) {
+  if (parsed.ok && parsed.find.starts.length === 0) {
+    // No starting point: find searches ".".
+    const here = physicalOf(ctx.cwd, true);
+    if (here !== q && isWithin(here, q)) {
+      leftInQuarantine(ctx, 'find', ['.']);
+      return exit(0);
+    }
+  } else if (parsed.ok) {
     const first = parsed.find.leading.length;
     const inside = parsed.find.starts
       .map((st, k) => ({ st, at: first + k, p: physicalOf(path.resolve(ctx.cwd, st), /\/\.?$/.test(st)) }))

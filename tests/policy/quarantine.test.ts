@@ -44,6 +44,20 @@ describe('the quarantine and what holds it', () => {
     expect(code('rm -rf node_modules/.cache/q/tx-9', trash)).toBe('ALLOW_TRASH_GC');
   });
 
+  it('a command run inside the quarantine belongs to the workspace around it (its nested-repository marker is no work tree)', () => {
+    const ws = fixture().ws;
+    const marker = path.join(ws, '.agent-trash/.git');
+    fs.mkdirSync(path.join(marker, 'objects'), { recursive: true });
+    fs.mkdirSync(path.join(marker, 'refs'), { recursive: true });
+    fs.writeFileSync(path.join(marker, 'HEAD'), 'ref: refs/heads/main\n');
+    const r = fixture().decide('rm -rf file', { cwd: '.agent-trash/tx-1' });
+    expect({ root: r.workspace?.root, quarantine: r.workspace?.quarantine, code: r.code }).toEqual({ root: ws, quarantine: path.join(ws, '.agent-trash'), code: 'ALLOW_TRASH_GC' });
+    // a real repository inside a transaction (it has a config) is still a work tree of its own
+    fs.mkdirSync(path.join(ws, '.agent-trash/tx-1/repo/.git'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.agent-trash/tx-1/repo/.git/config'), '[core]\n');
+    expect(fixture().decide('rm -rf x', { cwd: '.agent-trash/tx-1/repo' }).workspace?.root).toBe(path.join(ws, '.agent-trash/tx-1/repo'));
+  });
+
   it('refuses the quarantine\'s state: records, their temporary files, the index, the lock, sessions, grants, any .git inside', () => {
     for (const p of ['state.json', 'state.json.tmp', 'manifest.jsonl', 'audit.jsonl', 'index.json', 'index.json.tmp-42', '.lock', 'lock', 'sessions', 'sessions/a.json', 'grants', 'grants/g1', '.git', '.git/HEAD', 'tx-1/sub/.git', 'tx-1/.git/config', 'notes.txt']) {
       expect({ p, code: code(`rm -rf .agent-trash/${p}`) }).toEqual({ p, code: p === 'notes.txt' ? 'ALLOW_TRASH_GC' : 'BLOCK_PROTECTED_PATH' });

@@ -66,6 +66,8 @@ describeSandboxed('a later find, xargs or glob never reaches into the quarantine
       'find -exec unlink {} \\;': `find . -name '*.pyc' -exec unlink {} \\;`,
       'find -exec rmdir {} +': `find . -path '*/src/empty' -exec rmdir {} +`,
       'find | xargs shred -u': `find . -name '*.txt' -path '*/src/*' | xargs shred -u`,
+      // inside the quarantine, the workspace is still the one around it (its marker is no work tree)
+      'from inside the transaction: find -delete, rm -rf': `( cd .agent-trash/"$tx" && find . -name '*.pyc' -delete && rm -rf src )`,
     };
     const names = Object.keys(variants);
     const worlds = names.map((_, i) => world(`v${i}`, SETUP));
