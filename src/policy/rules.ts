@@ -137,7 +137,7 @@ export const RULES: readonly Rule[] = [
       const git = first(ts, (x) => x.isGitMetadata);
       if (git) return { detail: `${show(git)} is git metadata` };
       const q = first(ts, (x) => x.isQuarantineControl);
-      if (q) return { detail: `${show(q)} is the quarantine or part of its state` };
+      if (q) return { detail: `${show(q)} is the quarantine or part of it` };
       const h = first(ts, (x) => x.holdsQuarantine);
       return h ? { detail: `${show(h)} holds the quarantine (its transactions would go with it)` } : null;
     },

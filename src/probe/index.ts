@@ -251,12 +251,18 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
             facts.bytes = exact;
             facts.type = entryType(exact);
           }
-          // The quarantine is never a target: git clean -x would list it, the guard keeps it. What
-          // holds it stays a target, and rule 5 refuses it (git lists the directory around the
-          // quarantine as a whole only when the nested-repository marker is missing).
-          if (facts.isQuarantineControl || facts.inQuarantine) {
+          // The quarantine is never a target: git clean -x lists it when its nested-repository
+          // marker is missing, and the marker is made again before the real git clean runs (which
+          // then skips it). What holds it stays a target, and rule 5 refuses it. Anything *inside*
+          // it is listed only when git takes the marker for the work tree (git run inside the
+          // quarantine): the real git clean would delete it outright, so rule 5 refuses that too.
+          if (facts.physical === ws.quarantine) {
             quarantineExcluded = true;
             continue;
+          }
+          if (facts.inQuarantine) {
+            facts.inQuarantine = false;
+            facts.isQuarantineControl = true;
           }
           p.targets.push(facts);
         }

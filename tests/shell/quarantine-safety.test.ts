@@ -211,3 +211,25 @@ describeSandboxed('a quarantine inside a regenerable directory (AGENT_GUARD_TRAS
     expect(fs.existsSync(path.join(q, 'manifest.jsonl'))).toBe(true);
   });
 });
+
+describeSandboxed('git run inside the quarantine (its marker looks like a repository to git)', () => {
+  itSandboxed('git clean -fdx there is refused by check --enforce, the hook and the shim, and the transaction restores complete', () => {
+    const w = world('clean-inside', 'mkdir src && echo a > src/a.txt && git add -A && git commit -qm init');
+    const steps = [
+      `PATH='${SYSTEM_PATH}'; ${AG} check --enforce -- git clean -fdx && git clean -fdx`,
+      `PATH='${SYSTEM_PATH}'; ${AG} hook-shell --shell bash --cwd "$PWD" -- 'git clean -fdx' && git clean -fdx`,
+      'git clean -fdx',
+    ];
+    let script = `cd '${w.ws}' && HOME='${w.home}' && export HOME && rm -rf src\n`;
+    steps.forEach((s, i) => {
+      script += `( cd .agent-trash && { ${s} ; } > ../../out${i} 2> ../../err${i}; echo $? > ../../status${i} )\n`;
+    });
+    script += `tx=$(ls .agent-trash | grep -E '^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$'); ${AG} restore "$tx" > ../restore.out 2>&1; echo $? > ../restore.status\n`;
+    const r = sandboxed(script);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const got = steps.map((_, i) => ({ status: read(path.join(w.home, `status${i}`)), protectedPath: /BLOCK_PROTECTED_PATH/.test(read(path.join(w.home, `err${i}`)) ?? '') }));
+    expect(got).toEqual(steps.map(() => ({ status: '2\n', protectedPath: true })));
+    expect(read(path.join(w.home, 'restore.status'))).toBe('0\n');
+    expect(read(path.join(w.ws, 'src/a.txt'))).toBe('a\n');
+  });
+});
