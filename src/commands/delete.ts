@@ -9,7 +9,8 @@ import { quoteArgv } from '../classifier/tokenize.js';
 import { gitRunner } from '../probe/index.js';
 import { workspaceOf } from './place.js';
 import { isIgnoredPath } from '../probe/git.js';
-import { physicalBytes } from '../probe/fs.js';
+import { physicalBytes, physicalOf } from '../probe/fs.js';
+import { isWithin } from '../classifier/paths.js';
 import { readMode } from '../recovery/mode.js';
 import { expandGlob } from '../recovery/glob.js';
 import { relocateByPlace } from '../recovery/places.js';
@@ -44,9 +45,21 @@ function exactIn(physicalShown: string, abs: Buffer): Buffer {
   }
 }
 
+/** Is `p` (as named, relative to cwd) inside the quarantine `q` (not `q` itself)? Judged physically,
+ *  as the policy would place it: the entry itself, or what a trailing slash leads to. */
+function insideQuarantine(q: string, cwd: string, p: string): boolean {
+  const at = physicalOf(path.posix.resolve(cwd, p), /\/\.?$/.test(p));
+  return at !== q && isWithin(at, q);
+}
+
 export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandContext): number {
   const { config, ws, place } = workspaceOf(ctx, { allowRegenerable: false });
-  const expanded = patterns.map((p) => expandGlob(p, config.cwd));
+  // What the quarantine holds is never moved again (into a transaction inside itself): a pattern's
+  // matches there, and paths named there, are left in place.
+  const all = patterns.map((p) => expandGlob(p, config.cwd));
+  const held = [...new Set(all.flat().filter((e) => insideQuarantine(place.quarantine, config.cwd, e.path)).map((e) => e.path))];
+  const expanded = all.map((list) => list.filter((e) => !insideQuarantine(place.quarantine, config.cwd, e.path)));
+  if (held.length > 0) ctx.io.stderr(`agent-guard delete: ${held.length === 1 ? JSON.stringify(held[0]) : `${held.length} paths (${JSON.stringify(held[0])}, …)`} ${held.length === 1 ? 'is' : 'are'} in the quarantine: left in place (agent-guard gc purges the quarantine)\n`);
   const unmatched = patterns.filter((_, i) => expanded[i]!.length === 0);
   const paths = [...new Set(expanded.flat().map((e) => e.path))];
   // Names that are not UTF-8: the policy judges the display form, the relocation moves the bytes.

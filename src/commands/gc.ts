@@ -58,7 +58,7 @@ function planJson(plan: GcPlan): Record<string, unknown> {
     policy: { maxAgeDays: plan.maxAgeDays, maxBytes: plan.maxBytes },
     restorableBytes: plan.restorableBytes,
     eligibleBytes: plan.eligibleBytes,
-    eligible: plan.eligible.map((c) => ({ txid: c.txid, ts: c.ts, ageSeconds: c.ageMs === null ? null : Math.floor(c.ageMs / 1000), bytes: c.bytes, why: c.why })),
+    eligible: plan.eligible.map((c) => ({ txid: c.txid, ts: c.ts, ageSeconds: c.ageMs === null ? null : Math.floor(c.ageMs / 1000), bytes: c.bytes, why: c.why, ...(c.regenerable ? { regenerable: true } : {}) })),
     unfinished: plan.unfinished,
     staging: plan.staging.map((c) => ({ txid: c.txid, path: c.path, bytes: c.bytes })),
     corruptRecords: plan.corrupt,
@@ -71,7 +71,7 @@ function policyLine(plan: GcPlan): string {
 
 function rowsFor(plan: GcPlan, status?: (txid: string) => string): string {
   const head = ['TXID', 'AGE', 'SIZE', 'WHY', ...(status ? ['RESULT'] : [])];
-  const rows = plan.eligible.map((c) => [c.txid, formatAge(c.ageMs), formatBytes(c.bytes), c.why, ...(status ? [status(c.txid)] : [])]);
+  const rows = plan.eligible.map((c) => [c.txid, formatAge(c.ageMs), formatBytes(c.bytes), c.regenerable ? `${c.why} (regenerable)` : c.why, ...(status ? [status(c.txid)] : [])]);
   return table([head, ...rows], new Set([1, 2]));
 }
 

@@ -66,7 +66,7 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
     summary: 'The target is a filesystem root or a home directory.',
     remediation: 'Never delete a root or home directory; name the specific paths inside the workspace.',
   },
-  ALLOW_TRASH_GC: { decision: 'ALLOW', summary: 'The targets are inside the quarantine: housekeeping deletes them directly.', remediation: '' },
+  ALLOW_TRASH_GC: { decision: 'ALLOW', summary: 'The targets, named in the command, are inside the quarantine: housekeeping deletes them directly.', remediation: '' },
   BLOCK_OUT_OF_WORKSPACE: {
     decision: 'BLOCK',
     summary: 'The target lies outside the workspace.',
@@ -74,8 +74,8 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
   },
   BLOCK_PROTECTED_PATH: {
     decision: 'BLOCK',
-    summary: 'The target is the workspace root, git metadata (.git) or the quarantine itself.',
-    remediation: 'Delete specific paths inside the workspace instead; .git and .agent-trash are never deleted by an agent.',
+    summary: 'The target is the workspace root, git metadata (.git), the quarantine, its state, or something that holds the quarantine.',
+    remediation: 'Delete specific paths inside the workspace instead; .git and the quarantine are never deleted by an agent (move AGENT_GUARD_TRASH out of a directory you want to delete whole).',
   },
   BLOCK_WILDCARD: {
     decision: 'BLOCK',
@@ -104,7 +104,11 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
     summary: 'git would overwrite untracked or ignored files that a stash snapshot cannot hold, or write into the quarantine (a reset or a forced checkout/switch to another commit).',
     remediation: 'Move or commit the colliding files first (they are listed), then run it again; a commit that tracks the quarantine cannot be checked out over it.',
   },
-  ALLOW_REGENERABLE: { decision: 'ALLOW', summary: 'Every target is git-ignored and a known build artifact: it is deleted directly.', remediation: '' },
+  ALLOW_REGENERABLE: {
+    decision: 'ALLOW',
+    summary: 'Every target is git-ignored and a known build artifact: moved to the quarantine when one rename does it (marked regenerable), else deleted directly.',
+    remediation: '',
+  },
   RELOCATE_TREE: { decision: 'RELOCATE', summary: 'The tree is moved to the quarantine, then the command runs.', remediation: '' },
   RELOCATE_PATHS: { decision: 'RELOCATE', summary: 'The named paths are moved to the quarantine, then the command runs.', remediation: '' },
   RELOCATE_FAILED_STORAGE: {

@@ -28,6 +28,8 @@ export interface Example {
   mode?: Mode;
   /** Relative to the fixture workspace. */
   cwd?: string;
+  /** Environment added for this example (AGENT_GUARD_TRASH, …); relative paths are from the workspace. */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface Rule {
@@ -151,11 +153,20 @@ export const RULES: readonly Rule[] = [
       const git = first(ts, (x) => x.isGitMetadata && !(x.gitLock && p.op.kind === 'fs-delete'));
       if (git) return { detail: `${show(git)} is git metadata` };
       const q = first(ts, (x) => x.isQuarantineControl);
-      return q ? { detail: `${show(q)} is the quarantine or one of its records` } : null;
+      if (q) return { detail: `${show(q)} is the quarantine or part of it` };
+      const h = first(ts, (x) => x.holdsQuarantine);
+      return h ? { detail: `${show(h)} holds the quarantine (its transactions would go with it)` } : null;
     },
     examples: {
-      hit: ['rm -rf .', 'rm -rf .git', 'rm -rf src/../.git/hooks', 'rm -rf .agent-trash', 'rm -rf ./', 'rm -rf ../ws', 'rm -rf .git/dir.lock', 'rm .git/HEAD', 'rm -f .git/index.lock .git/config'],
-      miss: ['rm -rf src', 'rm .gitignore', 'git clean -fd', 'rm -f .git/index.lock'],
+      hit: [
+        'rm -rf .', 'rm -rf .git', 'rm -rf src/../.git/hooks', 'rm -rf .agent-trash', 'rm -rf ./', 'rm -rf ../ws',
+        'rm -rf .git/dir.lock', 'rm .git/HEAD', 'rm -f .git/index.lock .git/config',
+        'rm .agent-trash/index.json', 'rm -f .agent-trash/state.json.tmp', 'rm -rf .agent-trash/sessions', 'rm -f .agent-trash/.lock', 'rm -rf .agent-trash/tx-1/sub/.git',
+        { cmd: 'rm -rf node_modules', env: { AGENT_GUARD_TRASH: 'node_modules/.trash' } },
+        { cmd: 'rm -rf node_modules/x', env: { AGENT_GUARD_TRASH: 'node_modules/x/.trash' } },
+        { cmd: 'git clean -fdx', env: { AGENT_GUARD_TRASH: 'node_modules/.trash' } },
+      ],
+      miss: ['rm -rf src', 'rm .gitignore', 'git clean -fd', 'rm -rf .agent-trash/tx-1', 'rm -f .git/index.lock', { cmd: 'rm -rf node_modules/x', env: { AGENT_GUARD_TRASH: 'node_modules/.trash' } }],
     },
   },
   {

@@ -90,11 +90,22 @@ export function isEmptyDir(p: string): boolean {
   }
 }
 
-/** Nearest ancestor of `start` (inclusive) holding `.git` (a directory or a gitfile). */
+/** Is `dir/.git` the nested-repository marker of a quarantine (src/recovery/quarantine.ts makes it:
+ *  HEAD, objects/, refs/, never a config, next to the quarantine's records) rather than a work tree's? */
+function quarantineMarker(dir: string): boolean {
+  return (
+    entryType(path.posix.join(dir, '.git')) === 'dir' &&
+    !exists(path.posix.join(dir, '.git', 'config')) &&
+    (exists(path.posix.join(dir, 'manifest.jsonl')) || exists(path.posix.join(dir, 'audit.jsonl')))
+  );
+}
+
+/** Nearest ancestor of `start` (inclusive) holding `.git` (a directory or a gitfile). A quarantine's
+ *  marker is not a work tree: a command run inside the quarantine belongs to the workspace around it. */
 export function findGitRoot(start: string): string | null {
   let dir = start;
   for (;;) {
-    if (exists(path.posix.join(dir, '.git'))) return dir;
+    if (exists(path.posix.join(dir, '.git')) && !quarantineMarker(dir)) return dir;
     const parent = path.posix.dirname(dir);
     if (parent === dir) return null;
     dir = parent;

@@ -21,8 +21,23 @@ export const PROTECTED_ROOTS: readonly string[] = [
   '/System', '/Library', '/Applications', '/Volumes', '/nix', '/nix/store',
 ];
 
-/** Files of the quarantine that are its records, not quarantined content. */
-const QUARANTINE_CONTROL = new Set(['state.json', 'manifest.jsonl', 'audit.jsonl', 'sessions', 'lock', '.gitignore', '.git']);
+/** Top-level names in the quarantine that are its own state, not transactions: the records, the
+ *  index, the lock, session modes, grants and the nested-repository marker. A name that starts with
+ *  a record's name and a dot is one of its temporary files (`state.json.tmp`, `index.json.tmp-…`). */
+const QUARANTINE_CONTROL = new Set(['state.json', 'manifest.jsonl', 'audit.jsonl', 'index.json', 'sessions', 'grants', 'lock', '.lock', '.gitignore', '.git']);
+const CONTROL_PREFIXES = ['state.json.', 'manifest.jsonl.', 'audit.jsonl.', 'index.json.', '.lock.'];
+
+/** Is `rel` (a path inside the quarantine `q`, '' for `q` itself) the quarantine or part of its
+ *  state rather than quarantined content? A `.git` at any depth stays git metadata (the quarantine
+ *  is no way around rule 5), and a transaction is a directory: anything else at the top is state. */
+function quarantineControl(q: string, rel: string): boolean {
+  if (rel === '') return true;
+  const parts = rel.split('/');
+  const top = parts[0]!;
+  if (QUARANTINE_CONTROL.has(top) || CONTROL_PREFIXES.some((p) => top.startsWith(p)) || parts.includes('.git')) return true;
+  const t = entryType(path.posix.join(q, top));
+  return t !== 'dir' && t !== 'missing';
+}
 
 export interface Workspace {
   /** Physical workspace root. */
@@ -31,6 +46,9 @@ export interface Workspace {
   source: 'env' | 'git' | 'cwd';
   /** Physical quarantine directory. */
   quarantine: string;
+  /** AGENT_GUARD_TRASH as configured (lexical, absolute), when it is used and differs from the
+   *  physical path: the links and directories on the way to the quarantine are protected too. */
+  quarantineConfigured?: string;
   home: string | null;
   protectedRoots: ReadonlySet<string>;
   /** The scratch zones (docs/zones.md) and the places inside them that are not scratch. */
@@ -52,6 +70,9 @@ export interface TargetFacts extends TargetSpec {
   inQuarantine: boolean;
   /** The quarantine directory or one of its records. */
   isQuarantineControl: boolean;
+  /** Deleting it would delete the quarantine or lose its name: an ancestor of it, a symlink that
+   *  resolves to it, or a directory or link on the configured path to it. */
+  holdsQuarantine: boolean;
   /** The protected root this target is, or null. */
   protectedRoot: string | null;
   /** Matches an artifact pattern (rule 13). */
@@ -119,15 +140,19 @@ export function discoverWorkspace(config: Config): Workspace {
   if (config.home) protectedRoots.add(path.posix.resolve(config.home));
   if (home) protectedRoots.add(home);
   let quarantine = path.posix.join(root, '.agent-trash');
+  let configured: string | null = null;
   if (config.trash) {
     const t = realpathLoose(config.trash);
     const unsafe = protectedRoots.has(t) || /^\/[^/]+$/.test(t) || isWithin(root, t) || t.split('/').includes('.git');
     if (unsafe) warnings.push(`AGENT_GUARD_TRASH=${config.trash} is a protected location or contains the workspace; using ${quarantine}`);
-    else quarantine = t;
+    else {
+      quarantine = t;
+      configured = path.posix.resolve(config.trash);
+    }
   }
   const zones = scratchZones(config, home, protectedRoots);
   const barriers = zones.length === 0 ? [] : zoneBarriers(zones, [root, quarantine, home, ...config.guardPaths.map((p) => realpathLoose(p))]);
-  return { root, source, quarantine, home, protectedRoots, zones, barriers, warnings };
+  return { root, source, quarantine, ...(configured !== null && configured !== quarantine ? { quarantineConfigured: configured } : {}), home, protectedRoots, zones, barriers, warnings };
 }
 
 function matchesArtifact(rel: string, patterns: readonly string[]): boolean {
@@ -143,7 +168,7 @@ function matchesArtifact(rel: string, patterns: readonly string[]): boolean {
 
 /** Facts for a target that names no entry to look at on this host. */
 function unplaced(t: TargetSpec, facts: Pick<TargetFacts, 'physical' | 'insideWorkspace' | 'protectedRoot'>): TargetFacts {
-  return { ...t, ...facts, type: 'missing', isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, artifact: false, zone: null, gitLock: false };
+  return { ...t, ...facts, type: 'missing', isWorkspaceRoot: false, isGitMetadata: false, inQuarantine: false, isQuarantineControl: false, holdsQuarantine: false, artifact: false, zone: null, gitLock: false };
 }
 
 /** Is `physical` (of type `type`) one of git's lock files: below a `.git` directory (lexically or
@@ -171,19 +196,28 @@ export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly st
   const lexical = t.path;
   const protectedRoot =
     [lexical, physical].find((p) => ws.protectedRoots.has(p) || /^\/[^/]+$/.test(p)) ?? null;
+  const type = entryType(physical);
   let inQuarantine = false;
   let isQuarantineControl = false;
   // The workspace's quarantine, or a zone's: the same rules for each (rules 3 and 5).
-  const q = [ws.quarantine, ...ws.zones.map((z) => z.quarantine)].find((x) => isWithin(physical, x));
+  const quarantines = [ws.quarantine, ...ws.zones.map((z) => z.quarantine)];
+  const q = quarantines.find((x) => isWithin(physical, x));
   if (q !== undefined) {
-    const rel = path.posix.relative(q, physical);
-    if (rel === '' || QUARANTINE_CONTROL.has(rel.split('/')[0]!)) isQuarantineControl = true;
+    if (quarantineControl(q, path.posix.relative(q, physical))) isQuarantineControl = true;
     else inQuarantine = true;
   }
+  // Holding the quarantine: it lies below the target, the target is a link to it (another name for
+  // it), or the target is on the configured path to it (a link the setting goes through). A link to
+  // one of its ancestors is not: removing a link removes nothing behind it.
+  const configured = ws.quarantineConfigured;
+  const holdsQuarantine =
+    !isQuarantineControl &&
+    (quarantines.some((x) => isWithin(x, physical)) ||
+      (type === 'symlink' && quarantines.includes(realpathLoose(physical))) ||
+      (configured !== undefined && (isWithin(configured, lexical) || isWithin(configured, physical))));
   const insideWorkspace = isWithin(physical, ws.root);
   const rel = insideWorkspace ? path.posix.relative(ws.root, physical) : '';
   const gitMeta = (p: string): boolean => p.split('/').includes('.git');
-  const type = entryType(physical);
   const isGitMetadata = gitMeta(lexical) || gitMeta(physical);
   return {
     ...t,
@@ -194,6 +228,7 @@ export function targetFacts(t: TargetSpec, ws: Workspace, artifacts: readonly st
     isGitMetadata,
     inQuarantine,
     isQuarantineControl,
+    holdsQuarantine,
     protectedRoot,
     artifact: insideWorkspace && rel !== '' && matchesArtifact(rel, artifacts),
     zone: insideWorkspace || ws.zones.length === 0 ? null : zoneOf(physical, ws.zones, ws.barriers),
@@ -246,10 +281,18 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
             facts.bytes = exact;
             facts.type = entryType(exact);
           }
-          // The quarantine is never a target: git clean -x would list it, the guard keeps it.
-          if (facts.isQuarantineControl || facts.inQuarantine || isWithin(ws.quarantine, facts.physical ?? '')) {
+          // The quarantine is never a target: git clean -x lists it when its nested-repository
+          // marker is missing, and the marker is made again before the real git clean runs (which
+          // then skips it). What holds it stays a target, and rule 5 refuses it. Anything *inside*
+          // it is listed only when git takes the marker for the work tree (git run inside the
+          // quarantine): the real git clean would delete it outright, so rule 5 refuses that too.
+          if (facts.physical === ws.quarantine) {
             quarantineExcluded = true;
             continue;
+          }
+          if (facts.inQuarantine) {
+            facts.inQuarantine = false;
+            facts.isQuarantineControl = true;
           }
           p.targets.push(facts);
         }

@@ -50,6 +50,8 @@ export interface GcCandidate {
   ageMs: number | null;
   bytes: number;
   why: GcReason;
+  /** Regenerable artifacts (rule 13): purged before anything else under the cap. */
+  regenerable?: true;
 }
 
 export interface GcPlan {
@@ -61,7 +63,8 @@ export interface GcPlan {
   maxBytes: number;
   /** Every transaction, oldest first, RESTORABLE ones that meet a threshold as GC_ELIGIBLE. */
   transactions: GcTransaction[];
-  /** What `gc --execute` would purge, oldest first. */
+  /** What `gc --execute` would purge, in the order it purges: regenerable transactions first, then
+   *  the rest, each oldest first. */
   eligible: GcCandidate[];
   eligibleBytes: number;
   /** Bytes held by restorable transactions (eligible ones included). */
@@ -267,10 +270,11 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
   }
   const restorable = txs.filter((t) => t.state === 'RESTORABLE');
   const restorableBytes = restorable.reduce((n, t) => n + t.bytes, 0);
-  // Oldest first; a transaction whose time cannot be read counts as the newest.
+  // Regenerable transactions first (their content can be made again), then oldest first; a
+  // transaction whose time cannot be read counts as the newest.
   const candidates = restorable
     .filter((t) => purgeable(t, use.txDirs))
-    .sort((a, b) => (b.ageMs ?? -Infinity) - (a.ageMs ?? -Infinity) || (a.txid < b.txid ? -1 : 1));
+    .sort((a, b) => Number(b.regenerable === true) - Number(a.regenerable === true) || (b.ageMs ?? -Infinity) - (a.ageMs ?? -Infinity) || (a.txid < b.txid ? -1 : 1));
   let remaining = restorableBytes;
   for (const t of candidates) {
     if (t.ageMs !== null && t.ageMs > maxAgeDays * DAY_MS) {
@@ -286,7 +290,7 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
     remaining -= t.bytes;
   }
   for (const t of candidates) if (t.why) t.state = 'GC_ELIGIBLE';
-  const eligible: GcCandidate[] = candidates.filter((t) => t.why).map((t) => ({ txid: t.txid, ts: t.ts, ageMs: t.ageMs, bytes: t.bytes, why: t.why! }));
+  const eligible: GcCandidate[] = candidates.filter((t) => t.why).map((t) => ({ txid: t.txid, ts: t.ts, ageMs: t.ageMs, bytes: t.bytes, why: t.why!, ...(t.regenerable ? { regenerable: true as const } : {}) }));
   const unfinished = txs.filter((t) => t.state === 'PURGED' && TXID_PATTERN.test(t.txid) && use.txDirs.has(t.txid)).map((t) => ({ txid: t.txid, bytes: t.bytes }));
   return {
     quarantine: q.quarantine,

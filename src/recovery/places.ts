@@ -42,7 +42,7 @@ export type PlacedRelocation = RelocationResult & { place: QuarantinePlace };
  *  first). Every quarantine needed is made ready first: one that cannot be used (a zone quarantine
  *  someone else controls, a read-only zone) refuses the whole set before anything moves. Stops at
  *  the first failed transaction (its result is the last one returned). */
-export function relocateByPlace(ws: PlacedWorkspace, targets: readonly PlacedTarget[], ctx: RelocationContext, isIgnored: (dir: string) => boolean, opts: { keepOrigin?: boolean } = {}): PlacedRelocation[] {
+export function relocateByPlace(ws: PlacedWorkspace, targets: readonly PlacedTarget[], ctx: RelocationContext, isIgnored: (dir: string) => boolean, opts: { keepOrigin?: boolean; regenerable?: boolean } = {}): PlacedRelocation[] {
   const groups = new Map<string, { place: QuarantinePlace; paths: (string | Buffer)[] }>();
   const ordered = [...targets].sort((a, b) => (a.zone === undefined ? 0 : 1) - (b.zone === undefined ? 0 : 1));
   for (const t of ordered) {

@@ -236,6 +236,35 @@ export function copyEntry(originPath: string | Buffer, destPath: string | Buffer
   return 'copy';
 }
 
+/** The device the quarantine is (or will be, once made) on: its nearest existing ancestor's. */
+function quarantineDevice(quarantine: string): number | null {
+  for (let d = quarantine; ; d = path.dirname(d)) {
+    const st = fs.statSync(d, { throwIfNoEntry: false });
+    if (st) return st.dev;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+/** Splits targets into those one rename moves into the quarantine (same filesystem) and those that
+ *  would have to be copied across filesystems (or are gone: nothing to move). A regenerable
+ *  artifact on another filesystem is deleted directly rather than copied (docs/rules.md, rule 13). */
+export function byFilesystem(quarantine: string, targets: readonly (string | Buffer)[]): { rename: (string | Buffer)[]; other: (string | Buffer)[] } {
+  const dev = quarantineDevice(quarantine);
+  const out: { rename: (string | Buffer)[]; other: (string | Buffer)[] } = { rename: [], other: [] };
+  for (const t of targets) {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(t, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    // A missing target moves nowhere; relocate records it as skipped, as for any other delete.
+    if (!st || (dev !== null && st.dev === dev)) out.rename.push(t);
+    else out.other.push(t);
+  }
+  return out;
+}
+
 /** Where a target goes inside the transaction: its path relative to the workspace. */
 function destFor(root: Buffer, quarantine: Buffer, txid: string, origin: Buffer): Buffer {
   const rel = bIsWithin(origin, root) && !origin.equals(root) ? brelative(root, origin) : bjoin(Buffer.from('.outside'), origin);
@@ -254,7 +283,15 @@ function writable(dir: Buffer): boolean {
 
 /** Relocates `targets` (physical paths, each judged as the entry itself; a Buffer carries a name
  *  that is not UTF-8 exactly) under one txid. */
-export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)[], ctx: RelocationContext, isIgnored: (dir: string) => boolean = () => false, opts: { keepOrigin?: boolean } = {}): RelocationResult {
+export function relocate(
+  q: QuarantinePlace,
+  targets: readonly (string | Buffer)[],
+  ctx: RelocationContext,
+  isIgnored: (dir: string) => boolean = () => false,
+  /** regenerable: mark the transaction (rule 13) and move by rename only — an EXDEV (a bind mount of
+   *  the same filesystem) fails the entry rather than copying it; the caller deletes it instead. */
+  opts: { keepOrigin?: boolean; regenerable?: boolean } = {},
+): RelocationResult {
   const txid = newTxid();
   const res: RelocationResult = { txid, status: 'done', moved: [], skipped: [] };
   const manifest = manifestPath(q);
@@ -281,7 +318,7 @@ export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)
   const ordered = [...unique.values()].sort((a, b) => depth(a) - depth(b) || Buffer.compare(a, b));
   try {
     ensureQuarantine(q, isIgnored);
-    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length, ...(q.zone ? { zone: q.zone, root: q.root } : {}) });
+    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length, ...(q.zone ? { zone: q.zone, root: q.root } : {}), ...(opts.regenerable ? { regenerable: true } : {}) });
   } catch (err) {
     return fail(err, 'the quarantine cannot record a transaction', true);
   }
@@ -317,7 +354,11 @@ export function relocate(q: QuarantinePlace, targets: readonly (string | Buffer)
     try {
       fs.mkdirSync(bdirname(dest), { recursive: true, mode: 0o700 });
       const staging = bjoin(bdirname(dest), Buffer.from(`.agent-guard-copy-${randomHex(6)}`));
-      via = opts.keepOrigin ? copyEntry(origin, dest, staging) : moveEntry(origin, dest, staging);
+      if (opts.keepOrigin) via = copyEntry(origin, dest, staging);
+      else if (opts.regenerable) {
+        fs.renameSync(origin, dest);
+        via = 'rename';
+      } else via = moveEntry(origin, dest, staging);
     } catch (err) {
       // A copy put in place before removing the source failed: it is in the quarantine (restorable).
       if (exists(dest)) res.moved.push({ origin: display(origin), dest: display(dest), type: fields.type, via: 'copy' });

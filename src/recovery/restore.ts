@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
-import { APPLIED, loadFolded, PARTIAL, PURGED, RESTORED, tx, type Folded, type Snap } from './txindex.js';
+import { APPLIED, loadFolded, PARTIAL, PURGED, REGENERABLE, RESTORED, tx, type Folded, type Snap } from './txindex.js';
 import { manifestPath, moveEntry, newTxid, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { exists } from '../probe/fs.js';
 import type { GitRunner } from '../probe/git.js';
@@ -44,6 +44,8 @@ export interface Transaction {
   snapshot?: Snap;
   /** Some of its paths were restored on their own (`restore <txid> PATH…`). */
   partly?: true;
+  /** Regenerable artifacts relocated under rule 13 (gc purges these first); absent otherwise. */
+  regenerable?: true;
 }
 
 export interface RestoreOutcome {
@@ -157,6 +159,7 @@ export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded
     const entry: Transaction = { txid, ts: tx.ts(t), session: tx.session(t), command: tx.command(t), pid: tx.pid(t), state, itemCount: tx.items(t).length, items: list };
     if (snap) entry.snapshot = snap;
     if (partly) entry.partly = true;
+    if (tx.has(t, REGENERABLE)) entry.regenerable = true;
     out.push(entry);
   }
   out.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.txid < b.txid ? -1 : 1));

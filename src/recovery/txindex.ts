@@ -16,7 +16,7 @@ import { decodePath, readRecordsFrom, type StoredRecord } from './records.js';
 import type { HeadState } from './head.js';
 
 export const INDEX_FILE = 'index.json';
-const INDEX_VERSION = 6;
+const INDEX_VERSION = 7;
 /** Bytes before the indexed offset that must match, and how many more 64-byte samples spread over
  *  the indexed part must match too (catches a manifest replaced or rewritten in place, without
  *  reading it all: that is what the index saves). */
@@ -50,7 +50,7 @@ export type Snap = {
 };
 
 /** [txid, ts, session, command, pid, flags (1 started, 2 restored, 4 purged, 8 partly restored
- *  (`restore <txid> PATH…`), 16 snapshot applied), records, items,
+ *  (`restore <txid> PATH…`), 16 snapshot applied, 32 regenerable), records, items,
  *  snapshot or null, cached size: bytes below the directory, record count when measured, the
  *  directory entry's own size]. */
 export type TxRow = [string, string, string | null, string | null, number | null, number, number, ItemRow[], Snap | null, number?, number?, number?];
@@ -62,6 +62,8 @@ export const PURGED = 4;
 export const PARTIAL = 8;
 /** The snapshot itself was applied by a restore. */
 export const APPLIED = 16;
+/** Its tx-start says `regenerable: true` (rule 13's relocation: gc purges these first). */
+export const REGENERABLE = 32;
 
 /** Accessors over a TxRow (no copies). */
 export const tx = {
@@ -144,6 +146,7 @@ function fold(txs: Map<string, TxRow>, records: readonly StoredRecord[]): void {
         t[2] = typeof r.session === 'string' ? r.session : null;
         t[3] = typeof r.command === 'string' ? r.command : null;
         t[4] = typeof r.pid === 'number' ? r.pid : null;
+        if (r.regenerable === true) t[5] |= REGENERABLE;
         break;
       case 'relocate-intent':
       case 'relocate': {

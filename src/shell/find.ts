@@ -32,6 +32,16 @@ export type FindPlan =
       rerunArgs: string[];
       /** The first enumeration's exit status and stderr. */
       enumeration: { status: number; stderr: string };
+      /** The argv's parts: leading options and starting points as given, and whether each starting
+       *  point is relocated as a whole. */
+      leading: string[];
+      starts: string[];
+      startMoved: boolean[];
+      /** The expression a later run of the real find must use: as given, or, when the quarantine
+       *  lies below a starting point (`guarded`), with every -delete made `( -path Q/* -o -delete )`
+       *  so that it never reaches into the quarantine. A guarded argv is no subset of the original. */
+      expression: string[];
+      guarded: boolean;
     }
   | { ok: false; reason: string };
 
@@ -40,6 +50,10 @@ export interface PlanFindOptions {
   real: string;
   cwd: string;
   env?: NodeJS.ProcessEnv;
+  /** The physical quarantine: nothing below it is ever matched (the enumeration and `expression`
+   *  skip it); the directory itself still is, so that the caller can refuse it. A starting point
+   *  below it is refused: the caller leaves those out. */
+  quarantine?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,12 +231,24 @@ interface Enumeration {
 
 class EnumerationError extends Error {}
 
+/** `s` as a literal fnmatch pattern (find's -path): `\`, `*`, `?` and `[` escaped. */
+const literalPattern = (s: string): string => s.replace(/[\\*?[]/g, '\\$&');
+
+/** `expression` with every -delete (at `deletes`) replaced by `( <guard> -o <action> )`: the guard
+ *  tests are true exactly below the quarantine, so the action is never reached there. */
+export function guardDeletes(expression: readonly string[], deletes: readonly number[], guard: readonly string[], action = '-delete'): string[] {
+  const at = new Set(deletes);
+  return expression.flatMap((t, j) => (at.has(j) ? (guard.length > 0 ? ['(', ...guard, '-o', action, ')'] : [action]) : [t]));
+}
+
 /** Runs the real find once per distinct substitution (cached). */
 class Enumerator {
   private cache = new Map<string, Enumeration>();
   constructor(
     private readonly f: FindArgs,
     private readonly opts: PlanFindOptions,
+    /** -path tests true below the quarantine (or-ed), empty when it is below no starting point. */
+    private readonly guard: readonly string[] = [],
   ) {}
 
   /** emptyTrue: every -empty replaced by -true; assign: sensitive occurrence index → -true/-false. */
@@ -237,7 +263,7 @@ class Enumerator {
     for (let j = 0; j < f.expression.length; ) {
       const s = sens.get(j);
       if (deletes.has(j)) {
-        expr.push('-print0');
+        expr.push(...guardDeletes(['-delete'], [0], this.guard, '-print0'));
         j++;
       } else if (s && s.kind === 'empty' && emptyTrue) {
         expr.push('-true');
@@ -391,6 +417,25 @@ function startInfo(s: string, cwd: string, follow: Follow): StartInfo | null {
 
 const MAX_VARIED = 4; // at most 2^4 extra enumerations for one entry
 
+/** The -path tests (or-ed) that are true for every entry find reaches below the quarantine `q`
+ *  (latin1, physical), one per starting point whose tree holds it: find names those entries after
+ *  the starting point as given, then the path from its physical tree down to `q`. A string when a
+ *  starting point lies inside the quarantine or the place cannot be written as a pattern. */
+function quarantineGuard(infos: readonly (StartInfo | null)[], q: string): string[] | string {
+  const tests: string[] = [];
+  for (const info of infos) {
+    if (!info) continue;
+    if (info.self !== q && under(q, info.self)) return `the starting point ${JSON.stringify(info.key)} is inside the quarantine`;
+    if (info.tree === null || !under(info.tree, q)) continue;
+    const rel = info.tree === q ? '' : q.slice(info.tree === '/' ? 1 : info.tree.length + 1);
+    const prefix = rel === '' ? stripOneSlash(info.key) : childKey(info.key, rel);
+    const text = B(prefix).toString('utf8');
+    if (!Buffer.from(text, 'utf8').equals(B(prefix))) return `the quarantine's place below ${JSON.stringify(info.key)} is not valid UTF-8`;
+    tests.push(...(tests.length > 0 ? ['-o'] : []), '-path', `${literalPattern(text)}/*`);
+  }
+  return tests;
+}
+
 export function planFindDelete(args: readonly string[], opts: PlanFindOptions): FindPlan {
   const parsed = parseFindArgs(args);
   if (!parsed.ok) return { ok: false, reason: parsed.reason };
@@ -401,11 +446,14 @@ export function planFindDelete(args: readonly string[], opts: PlanFindOptions): 
 
   // GNU find refuses -prune with -delete unless -depth is explicit, before touching anything: the
   // real find reproduces that error by itself and there is nothing to move.
+  const parts = { leading: f.leading, starts: f.starts, expression: f.expression, guarded: false };
   if (f.prune && !f.explicitDepth) {
-    return { ok: true, matches: [], relocate: [], rerun: true, rerunArgs: [...args], enumeration: { status: 1, stderr: '' } };
+    return { ok: true, matches: [], relocate: [], rerun: true, rerunArgs: [...args], enumeration: { status: 1, stderr: '' }, ...parts, startMoved: f.starts.map(() => false) };
   }
 
   const infos = (starts.length > 0 ? starts : ['.']).map((s) => startInfo(s, cwd, f.follow));
+  const guard = opts.quarantine === undefined ? [] : quarantineGuard(infos, L(Buffer.from(opts.quarantine)));
+  if (typeof guard === 'string') return { ok: false, reason: `cannot compensate this find -delete: ${guard}` };
   for (let a = 0; a < infos.length; a++) {
     for (let b = 0; b < infos.length; b++) {
       const x = infos[a];
@@ -420,9 +468,10 @@ export function planFindDelete(args: readonly string[], opts: PlanFindOptions): 
     }
   }
 
-  const en = new Enumerator(f, opts);
+  const en = new Enumerator(f, opts, guard);
   try {
-    return plan(f, infos, en, cwd);
+    const p = plan(f, infos, en, cwd);
+    return p.ok && guard.length > 0 ? { ...p, expression: guardDeletes(f.expression, f.deletes, guard), guarded: true } : p;
   } catch (e) {
     if (e instanceof EnumerationError) return { ok: false, reason: `cannot enumerate the find -delete: ${e.message}` };
     if (e instanceof RangeError) return { ok: false, reason: `cannot compensate this find -delete: the tree is too deep to plan for (${e.message})` };
@@ -697,5 +746,17 @@ function plan(f: FindArgs, infos: (StartInfo | null)[], en: Enumerator, cwd: str
       }
     }
   }
-  return { ok: true, matches: e0.paths, relocate, rerun, rerunArgs, enumeration: { status: e0.status, stderr: e0.stderr } };
+  return {
+    ok: true,
+    matches: e0.paths,
+    relocate,
+    rerun,
+    rerunArgs,
+    enumeration: { status: e0.status, stderr: e0.stderr },
+    leading: f.leading,
+    starts: f.starts,
+    startMoved: f.starts.map((_, k) => roots[k]?.deleted === true),
+    expression: f.expression,
+    guarded: false,
+  };
 }

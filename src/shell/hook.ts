@@ -13,6 +13,7 @@
 import { loadConfig, type Env } from '../config.js';
 import { type CheckResult, type OpResult } from '../engine.js';
 import { decideLine, enforce } from '../enforce.js';
+import { needsCompensation, relocatesRegenerable } from '../recovery/compensate.js';
 import { EXIT } from '../exit-codes.js';
 import { explain } from '../engine.js';
 import type { ReasonCode } from '../policy/reasons.js';
@@ -151,7 +152,7 @@ export interface TextInput {
  *  the text already shows to be refused (a protected path, a force push, an unknown option) is not.
  *  `inner`: a literal text for an interpreter no hook sees (`sh -c '…'`), to be checked itself. */
 function leftToShims(o: OpResult, input: TextInput): boolean | 'inner' {
-  if (reachesShim(o)) return o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || SHAPES.has(o.code) || settledByArgv(o);
+  if (reachesShim(o)) return o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || relocatesRegenerable(o) || SHAPES.has(o.code) || settledByArgv(o);
   if (o.kind === 'indirect' && o.inner) {
     if (input.hooked && HOOKED.has(o.program)) return true;
     return o.inner.dynamic || o.cwd === null ? false : 'inner';
@@ -174,7 +175,8 @@ function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean; ask?: 
   // (the probes' bare `git` is looked up past the shim directories by gitRunner)
   const config = loadConfig(env, input.cwd);
   const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL', ...(input.dialect !== undefined ? { dialect: input.dialect } : {}) });
-  if (r.decision === 'ALLOW') return { action: 'run', r, deferred: false };
+  // An ALLOW needs nothing, unless it holds regenerable artifacts: those are relocated too (rule 13).
+  if (r.decision === 'ALLOW' && !needsCompensation(r)) return { action: 'run', r, deferred: false };
   // Only POSIX text reaches the PATH shims as processes they see (a PowerShell cmdlet or a cmd builtin
   // never does), so only POSIX text is deferred.
   if (input.shims && r.dialect === 'posix' && !BYPASS.test(input.text)) {
@@ -182,7 +184,7 @@ function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean; ask?: 
     // it), a shape of the line (they see the concrete cwd and disk), or what the text alone cannot
     // know (a variable, a glob, a list fed by stdin). What the text already shows to be refused
     // (a protected path, a force push) is refused here, earlier.
-    const pending = r.ops.filter((o) => o.decision !== 'ALLOW');
+    const pending = r.ops.filter((o) => o.decision !== 'ALLOW' || relocatesRegenerable(o));
     const left = pending.map((o) => leftToShims(o, input));
     let all = pending.length > 0 && left.every((l) => l !== false);
     // The literal texts of unhooked interpreters last, once the rest is known to be deferred: each

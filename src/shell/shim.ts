@@ -16,9 +16,12 @@ import { decideLine, enforce } from '../enforce.js';
 import { EXIT } from '../exit-codes.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import { gitRunner, isIgnoredPath, unreachableFromRefs, worktreeList } from '../probe/git.js';
-import { physicalBytes, realpathLoose } from '../probe/fs.js';
+import { physicalBytes, physicalOf, realpathLoose } from '../probe/fs.js';
+import { discoverWorkspace } from '../probe/index.js';
 import { relocate } from '../recovery/quarantine.js';
 import { relocateByPlace, type PlacedRelocation, type PlacedTarget } from '../recovery/places.js';
+import { leftToDelete, needsCompensation, relocateRegenerable } from '../recovery/compensate.js';
+import { isWithin } from '../classifier/paths.js';
 import { recordRefs, type DroppedRefs } from '../recovery/snapshot.js';
 import { redact } from '../recovery/redact.js';
 import { appendRecord } from '../recovery/records.js';
@@ -59,6 +62,28 @@ function refuse(ctx: ShimContext, argv: readonly string[], r: { decision: string
 
 function blockWith(ctx: ShimContext, argv: readonly string[], code: ReasonCode, detail: string): Directive {
   return refuse(ctx, argv, { decision: 'BLOCK', code, explanation: explain(code, detail) });
+}
+
+/** Is `physical` quarantined content (inside the quarantine, not the quarantine itself)? The policy
+ *  has refused the quarantine, its state and what holds it (rule 5) before this is asked. */
+function inQuarantine(r: CheckResult, physical: string | null): boolean {
+  const q = r.workspace?.quarantine;
+  return q !== undefined && physical !== null && physical !== q && isWithin(physical, q);
+}
+
+/** A shim sees a concrete argv and cannot tell a path typed by hand from one a find, xargs or glob
+ *  produced: what the quarantine holds is never deleted and never nested into another transaction.
+ *  It stays in place, dropped from the real tool's argv, and one line says so. */
+function leftInQuarantine(ctx: ShimContext, program: string, shown: readonly string[]): void {
+  if (shown.length === 0) return;
+  const what = shown.length === 1 ? JSON.stringify(shown[0]) : `${shown.length} paths (${JSON.stringify(shown[0])}, …)`;
+  ctx.io.stderr(`agent-guard: ${program}: ${what} ${shown.length === 1 ? 'is' : 'are'} in the quarantine: left in place (restore it with agent-guard restore, or purge the quarantine with agent-guard gc)\n`);
+}
+
+/** The physical target of each operand (matched by its text), for argv-level decisions. */
+function targetOf(r: CheckResult, value: string): string | null {
+  for (const o of r.ops) for (const t of o.targets) if (t.role !== 'scope' && t.raw === value && t.physical !== null) return t.physical;
+  return null;
 }
 
 /** Decides `argv` (the program and its concrete arguments) as one line, in `ctx.cwd`. The probes
@@ -186,13 +211,20 @@ function shimRm(real: string, args: readonly string[], ctx: ShimContext): Direct
   const { r, text, config } = decideArgv(argv, ctx, real);
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
   const a = parseRm(args);
-  if (r.decision === 'ALLOW' || a === null) return run;
-  // RELOCATE: each operand the real rm would remove is quarantined; the rest stay for the real rm.
-  const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope'));
+  if (a === null) return run;
+  // Quarantined content the real rm would remove stays where it is (ALLOW_TRASH_GC is for paths
+  // named in command text, which the text entry points see; here the argv may come from find/xargs).
+  const kept = a.operands.filter((op) => inQuarantine(r, targetOf(r, op.value)) && rmRemoves(path.resolve(ctx.cwd, op.value), op.value, a));
+  if (!needsCompensation(r) && kept.length === 0) return run;
+  leftInQuarantine(ctx, 'rm', kept.map((k) => k.value));
+  const keptAt = new Set(kept.map((k) => k.i));
+  // RELOCATE (and a regenerable ALLOW): each operand the real rm would remove is quarantined; the
+  // rest stay for the real rm.
+  const targets = needsCompensation(r) ? r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope')) : [];
   const chosen: { i: number; value: string; physical: string }[] = [];
   for (const op of a.operands) {
     const t = targets.find((x) => x.raw === op.value && x.physical !== null);
-    if (!t) continue;
+    if (!t || keptAt.has(op.i)) continue;
     if (op.value.endsWith('/') && fs.lstatSync(path.resolve(ctx.cwd, op.value.replace(/\/+$/, '')), { throwIfNoEntry: false })?.isSymbolicLink()) {
       // `rm -r link/` acts on the directory behind the link: refused rather than guessed.
       return blockWith(ctx, argv, 'BLOCK_UNDETERMINABLE_EFFECT', `${op.value} is a symlink named with a trailing slash; name the link (no slash) or the directory itself`);
@@ -204,10 +236,14 @@ function shimRm(real: string, args: readonly string[], ctx: ShimContext): Direct
     if (yes === null) return refuse(ctx, argv, { decision: 'ASK', code: r.code, explanation: 'rm -i asks about each file, and there is no terminal to ask: drop -i (what rm removes is quarantined and restorable).' });
     if (!yes) return exit(0);
   }
+  // What the compensation left for rm itself (a regenerable artifact on another filesystem than the
+  // quarantine) stays in its argv.
+  let direct = new Set<string>();
   if (chosen.length > 0) {
     const done = enforce(restrictTo(r, new Set(chosen.map((c) => c.physical))), text, config);
     if (done.decision !== 'ALLOW') return refuse(ctx, argv, done);
     notice(ctx.env, ctx.cwd, keptBy(done), ctx.io.stderr);
+    direct = leftToDelete(done);
     if (a.verbose) {
       const lines: string[] = [];
       const moved = done.compensations.flatMap((c) => (Array.isArray(c.moved) ? (c.moved as { origin: string; dest: string }[]) : []));
@@ -218,8 +254,8 @@ function shimRm(real: string, args: readonly string[], ctx: ShimContext): Direct
       if (lines.length > 0) ctx.io.stdout(lines.join('\n') + '\n');
     }
   }
-  const moved = new Set(chosen.map((c) => c.i));
-  const remaining = a.operands.filter((o) => !moved.has(o.i));
+  const gone = new Set([...chosen.filter((c) => !direct.has(c.physical)).map((c) => c.i), ...keptAt]);
+  const remaining = a.operands.filter((o) => !gone.has(o.i));
   if (remaining.length === 0) return exit(0);
   return { kind: 'keep', indexes: [...a.options, ...remaining.map((o) => o.i)].sort((x, y) => x - y).map((i) => i + 1) };
 }
@@ -231,23 +267,58 @@ function shimUnlink(real: string, args: readonly string[], ctx: ShimContext): Di
   const argv = ['unlink', ...args];
   const { r, text, config } = decideArgv(argv, ctx, real);
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
-  if (r.decision === 'ALLOW' || args.length !== 1 || args[0]!.startsWith('-')) return run;
+  if (args.length !== 1 || args[0]!.startsWith('-')) return run;
   const st = fs.lstatSync(path.resolve(ctx.cwd, args[0]!), { throwIfNoEntry: false });
   if (!st || st.isDirectory()) return run; // the real unlink reports it
+  if (inQuarantine(r, targetOf(r, args[0]!))) {
+    leftInQuarantine(ctx, 'unlink', args);
+    return exit(0);
+  }
+  if (!needsCompensation(r)) return run;
   const done = enforce(r, text, config);
   if (done.decision !== 'ALLOW') return refuse(ctx, argv, done);
   notice(ctx.env, ctx.cwd, keptBy(done), ctx.io.stderr);
-  return exit(0);
+  return leftToDelete(done).size > 0 ? run : exit(0);
+}
+
+/** The operands (0-based indexes into args) of rmdir or shred: every argument that is not an
+ *  option, where `valued` options take the next argument as their value. */
+function operandsOf(args: readonly string[], valued: ReadonlySet<string>): number[] {
+  const out: number[] = [];
+  let ended = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (ended || a === '-' || !a.startsWith('-')) out.push(i);
+    else if (a === '--') ended = true;
+    else if (valued.has(a)) i++;
+  }
+  return out;
+}
+
+/** Drops the operands that name quarantined content (it stays in place, with one line saying so);
+ *  null when there are none. */
+function dropQuarantined(program: string, args: readonly string[], operands: readonly number[], r: CheckResult, ctx: ShimContext, present: (abs: string) => boolean): Directive | null {
+  const kept = operands.filter((i) => inQuarantine(r, targetOf(r, args[i]!)) && present(path.resolve(ctx.cwd, args[i]!)));
+  if (kept.length === 0) return null;
+  leftInQuarantine(ctx, program, kept.map((i) => args[i]!));
+  if (kept.length === operands.length) return exit(0);
+  const drop = new Set(kept);
+  return { kind: 'keep', indexes: args.map((_, i) => i).filter((i) => !drop.has(i)).map((i) => i + 1) };
 }
 
 /** rmdir removes only empty directories: nothing in them to keep. The policy still decides (a
- *  protected path, RESTRICTED mode), then the real rmdir runs as it is. */
+ *  protected path, RESTRICTED mode), then the real rmdir runs as it is — without the directories
+ *  inside the quarantine. */
 function shimRmdir(real: string, args: readonly string[], ctx: ShimContext): Directive {
   const argv = ['rmdir', ...args];
   const { r } = decideArgv(argv, ctx, real);
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
-  return run;
+  const isDir = (abs: string): boolean => fs.lstatSync(abs, { throwIfNoEntry: false })?.isDirectory() === true;
+  return dropQuarantined('rmdir', args, operandsOf(args, new Set()), r, ctx, isDir) ?? run;
 }
+
+/** shred's options that take the next argument as their value. */
+const SHRED_VALUED = new Set(['-n', '-s', '--iterations', '--size', '--random-source']);
 
 /** shred overwrites files in place (and with -u removes them): a verified copy of each goes to the
  *  quarantine first, then the real shred runs. */
@@ -255,16 +326,21 @@ function shimShred(real: string, args: readonly string[], ctx: ShimContext): Dir
   const argv = ['shred', ...args];
   const { r, text, config } = decideArgv(argv, ctx, real);
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
-  if (r.decision === 'ALLOW' || !r.workspace) return run;
+  const isFile = (abs: string): boolean => fs.lstatSync(abs, { throwIfNoEntry: false })?.isFile() === true;
+  // Quarantined content is never overwritten: dropped from the argv; the rest is copied as usual.
+  const dropped = dropQuarantined('shred', args, operandsOf(args, SHRED_VALUED), r, ctx, isFile);
+  if (dropped?.kind === 'exit') return dropped;
+  if (!needsCompensation(r) || !r.workspace) return dropped ?? run;
   const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
-  const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope' && t.physical !== null && t.type === 'file').map((t) => ({ path: t.physical!, ...(t.zone !== undefined ? { zone: t.zone } : {}) })));
-  if (targets.length === 0) return run;
+  const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope' && t.physical !== null && t.type === 'file' && !inQuarantine(r, t.physical)).map((t) => ({ path: t.physical!, ...(t.zone !== undefined ? { zone: t.zone } : {}) })));
+  if (targets.length === 0) return dropped ?? run;
   const git = gitRunner(config.gitBinary, config.env);
-  const results = relocateByPlace(r.workspace, targets, { session: config.session, command: redact(text), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir), { keepOrigin: true });
+  // A regenerable file (rule 13) is copied too: shred has no rename to offer, and a file is small.
+  const results = relocateByPlace(r.workspace, targets, { session: config.session, command: redact(text), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir), { keepOrigin: true, regenerable: r.decision === 'ALLOW' });
   const refused = placedOutcome(ctx, argv, place, text, config, r.code, results);
   if (refused) return refused;
   notice(ctx.env, ctx.cwd, results.map((x) => ({ txid: x.txid, moved: x.moved, copied: true })), ctx.io.stderr);
-  return run;
+  return dropped ?? run;
 }
 
 /** Audits a shim's relocations (one per quarantine) and refuses when one failed; null when all
@@ -430,28 +506,70 @@ function shimFind(real: string, args: readonly string[], ctx: ShimContext): Dire
 
 function shimFindDelete(real: string, args: readonly string[], ctx: ShimContext): Directive {
   const argv = ['find', ...args];
-  const plan = planFindDelete(args, { real, cwd: ctx.cwd, env: ctx.env as NodeJS.ProcessEnv });
+  const base = loadConfig(ctx.env, ctx.cwd);
+  const q = discoverWorkspace(base).quarantine;
+  // find's enumeration never reaches into the quarantine. A starting point inside it is left out
+  // (one line says so); below the others, every -delete is guarded (planFindDelete).
+  let use = args.map((_, i) => i); // indexes into args of the argv find is planned with
+  const parsed = parseFindArgs(args);
+  if (parsed.ok && parsed.find.starts.length === 0) {
+    // No starting point: find searches ".".
+    const here = physicalOf(ctx.cwd, true);
+    if (here !== q && isWithin(here, q)) {
+      leftInQuarantine(ctx, 'find', ['.']);
+      return exit(0);
+    }
+  } else if (parsed.ok) {
+    const first = parsed.find.leading.length;
+    const inside = parsed.find.starts
+      .map((st, k) => ({ st, at: first + k, p: physicalOf(path.resolve(ctx.cwd, st), /\/\.?$/.test(st)) }))
+      .filter(({ p }) => p !== q && isWithin(p, q));
+    if (inside.length > 0) {
+      leftInQuarantine(ctx, 'find', inside.map((x) => x.st));
+      const drop = new Set(inside.map((x) => x.at));
+      use = use.filter((i) => !drop.has(i));
+      if (drop.size === parsed.find.starts.length) return exit(0);
+    }
+  }
+  const planned = use.map((i) => args[i]!);
+  const plan = planFindDelete(planned, { real, cwd: ctx.cwd, env: ctx.env as NodeJS.ProcessEnv, quarantine: q });
   if (!plan.ok) return blockWith(ctx, argv, 'BLOCK_UNDETERMINABLE_EFFECT', `find -delete: ${plan.reason}`);
-  // The real find runs again only to report what it could not delete (and then without the
-  // starting points that were quarantined whole): its args as a `keep` of the original argv.
-  const rerun = (): Directive => {
+  // The real find runs again only to report what it could not delete, or to delete what is left for
+  // it (a regenerable artifact on another filesystem than the quarantine), without the starting
+  // points that were moved whole: as a `keep` of the original argv, or — when its -delete had to be
+  // guarded against the quarantine — run from here with the guarded expression.
+  const finish = (direct: readonly Buffer[]): Directive => {
+    if (!plan.rerun && direct.length === 0) return exit(0);
+    const starts = plan.starts.filter((st, k) => !plan.startMoved[k] || direct.some((d) => d.equals(Buffer.from(st))));
+    if (plan.starts.length > 0 && starts.length === 0) return exit(0); // find would default to "."
+    const runArgs = [...plan.leading, ...starts, ...plan.expression];
+    if (plan.guarded) {
+      const child = process.getBuiltinModule('node:child_process').spawnSync(real, runArgs, { cwd: ctx.cwd, env: ctx.env as NodeJS.ProcessEnv, stdio: 'inherit', argv0: 'find' });
+      return exit(child.status ?? 128 + (child.signal ? (process.getBuiltinModule('node:os').constants.signals[child.signal] ?? 0) : 0));
+    }
     const indexes: number[] = [];
     let from = 0;
-    for (const a of plan.rerunArgs) {
-      const at = args.indexOf(a, from);
-      if (at < 0) return run;
-      indexes.push(at + 1);
+    for (const a of runArgs) {
+      const at = planned.indexOf(a, from);
+      if (at < 0) return blockWith(ctx, argv, 'BLOCK_INTERNAL_ERROR', 'find -delete: the rerun is not a part of the original argv');
+      indexes.push(use[at]! + 1);
       from = at + 1;
     }
-    return { kind: 'keep', indexes };
+    return indexes.length === args.length ? run : { kind: 'keep', indexes };
   };
-  if (plan.relocate.length === 0) return plan.rerun ? rerun() : exit(0);
+  // The quarantine itself, or what holds it, matched: find would fail on it (its content is never
+  // deleted), but it is refused like rm -rf of it (rule 5). The starting point "." is skipped by find.
+  const holders = plan.matches
+    .filter((m) => !(m.length === 1 && m[0] === 0x2e))
+    .map((m) => m.toString('utf8'))
+    .filter((m) => !m.includes('\uFFFD') && isWithin(q, physicalOf(path.resolve(ctx.cwd, m), false)));
+  if (plan.relocate.length === 0 && holders.length === 0) return finish([]);
   // The policy judges the concrete entries as `rm -rf -- <entries>` would be judged.
   const shown = plan.relocate.map((b) => b.toString('utf8'));
-  const { r, config } = decideArgv(['rm', '-rf', '--', ...shown], ctx, real);
+  const { r, config } = decideArgv(['rm', '-rf', '--', ...shown, ...holders], ctx, real);
   if (r.decision === 'BLOCK' || r.decision === 'ASK') return refuse(ctx, argv, r);
-  // ALLOW (e.g. regenerable artifacts): the real find deletes them itself.
-  if (r.decision === 'ALLOW' || !r.workspace) return run;
+  // ALLOW other than a regenerable one: the real find deletes them itself.
+  if (!needsCompensation(r) || !r.workspace) return finish(plan.relocate);
   const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
   // find prints paths below the starting points as it walked them (no links followed): relative ones
   // are placed under the physical cwd, which is where the policy's facts place them too.
@@ -473,9 +591,20 @@ function shimFindDelete(real: string, args: readonly string[], ctx: ShimContext)
   }
   const git = gitRunner(config.gitBinary, config.env);
   const findText = quoteArgv(argv);
-  const results = relocateByPlace(r.workspace, exact, { session: config.session, command: redact(findText), cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir));
+  const relocation = { session: config.session, command: redact(findText), cwd: config.cwd };
+  const isIgnored = (dir: string): boolean => isIgnoredPath(git, place.root, dir);
+  if (r.decision === 'ALLOW') {
+    // Regenerable artifacts (rule 13, inside the workspace: its quarantine): relocated when one
+    // rename does it, else find deletes them.
+    const paths = exact.map((e) => e.path);
+    const c = relocateRegenerable(place, paths, 0, relocation, isIgnored);
+    auditShim(place, findText, config, 'ALLOW', r.code, typeof c.txid === 'string' ? c.txid : null);
+    const left = new Set(c.direct as string[]);
+    return finish(plan.relocate.filter((_, i) => left.has(paths[i]!.toString('utf8'))));
+  }
+  const results = relocateByPlace(r.workspace, exact, relocation, isIgnored);
   const refused = placedOutcome(ctx, argv, place, findText, config, r.code, results);
   if (refused) return refused;
   notice(ctx.env, ctx.cwd, results.map((x) => ({ txid: x.txid, moved: x.moved })), ctx.io.stderr);
-  return plan.rerun ? rerun() : exit(0);
+  return finish([]);
 }

@@ -56,13 +56,13 @@ function world(name: string): World {
 
 /** A transaction written as relocate() writes one, but started `daysAgo` before `now`: the tree
  *  `<name>/` (files of the given sizes) sits in `<quarantine>/<txid>/<name>`. */
-function pastTx(w: World, daysAgo: number, name: string, files: Record<string, number>, now = Date.now()): string {
+function pastTx(w: World, daysAgo: number, name: string, files: Record<string, number>, now = Date.now(), opts: { regenerable?: boolean } = {}): string {
   ensureQuarantine(w.q, () => false);
   const when = new Date(now - daysAgo * DAY);
   const txid = newTxid(when);
   const ts = when.toISOString();
   const manifest = manifestPath(w.q);
-  appendRecord(manifest, { kind: 'tx-start', ts, txid, session: 'old-agent', command: `rm -rf ${name}`, cwd: w.ws, targets: 1 });
+  appendRecord(manifest, { kind: 'tx-start', ts, txid, session: 'old-agent', command: `rm -rf ${name}`, cwd: w.ws, targets: 1, ...(opts.regenerable ? { regenerable: true } : {}) });
   const dest = path.join(w.q.quarantine, txid, name);
   const fields = { ts, txid, session: 'old-agent', origin: encodePath(Buffer.from(name)), dest: encodePath(Buffer.from(path.relative(w.q.quarantine, dest))), type: 'dir' };
   appendRecord(manifest, { kind: 'relocate-intent', ...fields });
@@ -131,6 +131,25 @@ describe('planGc (reads only)', () => {
     // A transaction exactly at the limit is not older than it.
     expect(eligibleOf(planGc(w.q, { now: base, maxAgeDays: 45 }))).toEqual([]);
     expect(tree(w.ws)).toEqual(before);
+  });
+
+  it('under the cap, marks regenerable transactions (rule 13 relocations) first, oldest first, then the rest oldest first', () => {
+    const w = world('cap-regenerable');
+    const base = Date.now();
+    const old = pastTx(w, 10, 'src', { 'f.bin': 1000 }, base);
+    const regenNew = pastTx(w, 2, 'node_modules', { 'f.bin': 3000 }, base, { regenerable: true });
+    const regenOld = pastTx(w, 5, 'build', { 'f.bin': 2000 }, base, { regenerable: true });
+    const plan0 = planGc(w.q, { now: base });
+    const bytes = Object.fromEntries(plan0.transactions.map((t) => [t.txid, t.bytes]));
+    const total = plan0.restorableBytes;
+    expect(plan0.transactions.filter((t) => t.regenerable).map((t) => t.txid).sort()).toEqual([regenNew, regenOld].sort());
+    // Purging both regenerable ones is enough: the older hand-written tree stays, though it is the oldest.
+    const fits = planGc(w.q, { now: base, maxBytes: total - bytes[regenNew]! - bytes[regenOld]! });
+    expect(eligibleOf(fits)).toEqual([[regenOld, 'cap'], [regenNew, 'cap']]);
+    expect(fits.eligible.map((c) => c.regenerable ?? false)).toEqual([true, true]);
+    expect(eligibleOf(planGc(w.q, { now: base, maxBytes: total - bytes[regenNew]! - bytes[regenOld]! - 1 }))).toEqual([[regenOld, 'cap'], [regenNew, 'cap'], [old, 'cap']]);
+    // Age is age: a regenerable transaction within the retention period is not marked by it.
+    expect(eligibleOf(planGc(w.q, { now: base, maxAgeDays: 7 }))).toEqual([[old, 'age']]);
   });
 
   it('marks the oldest first while the restorable total exceeds the cap, and counts sizes by lstat', () => {

@@ -4,6 +4,7 @@
 // quarantine's stand-in) and the real find reruns only when the plan says so. B must end up as A,
 // the output and status must be the real ones, and B plus the trash must hold every original entry.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -63,12 +64,57 @@ describe('parseFindArgs', () => {
 describe('planFindDelete without an enumeration', () => {
   it('-prune without an explicit -depth: find itself refuses before touching anything, so nothing moves and find runs', () => {
     const args = ['.', '-name', 'keep', '-prune', '-o', '-delete'];
-    expect(planFindDelete(args, NOWHERE)).toEqual({ ok: true, matches: [], relocate: [], rerun: true, rerunArgs: args, enumeration: { status: 1, stderr: '' } });
+    expect(planFindDelete(args, NOWHERE)).toEqual({
+      ok: true,
+      matches: [],
+      relocate: [],
+      rerun: true,
+      rerunArgs: args,
+      enumeration: { status: 1, stderr: '' },
+      leading: [],
+      starts: ['.'],
+      startMoved: [false],
+      expression: args.slice(1),
+      guarded: false,
+    });
   });
 
   it('a real find that cannot be started is a refusal, not a crash', () => {
     const p = planFindDelete(['.', '-name', '*.o', '-delete'], NOWHERE);
     expect(p).toMatchObject({ ok: false, reason: expect.stringContaining('cannot enumerate') });
+  });
+});
+
+describe('planFindDelete and the quarantine (the real find enumerates, read-only)', () => {
+  it('never matches below the quarantine, names it as find names its entries, and guards every -delete', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-find-q-')));
+    try {
+      const q = path.join(root, 'ws/.q[1]*');
+      for (const f of ['ws/a.o', 'ws/sub/b.o', 'ws/.q[1]*/tx/c.o', 'ws/.q[1]*/manifest.o']) {
+        fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+        fs.writeFileSync(path.join(root, f), 'x');
+      }
+      const opts = { real: FIND, cwd: path.join(root, 'ws'), quarantine: q };
+      const shown = (p: ReturnType<typeof planFindDelete>): string[] => (p.ok ? p.matches.map((m) => m.toString()).sort() : [p.reason]);
+      const dot = planFindDelete(['.', '-name', '*.o', '-delete'], opts);
+      expect(shown(dot)).toEqual(['./a.o', './sub/b.o']);
+      expect(dot).toMatchObject({ guarded: true, expression: ['-name', '*.o', '(', '-path', './.q\\[1]\\*/*', '-o', '-delete', ')'] });
+      // fts drops one trailing slash ("./" names its entries "./x", "ws//" "ws//x"); an absolute
+      // starting point names them absolutely
+      expect(planFindDelete(['./', '-name', '*.o', '-delete'], opts)).toMatchObject({ guarded: true, expression: ['-name', '*.o', '(', '-path', './.q\\[1]\\*/*', '-o', '-delete', ')'] });
+      expect(planFindDelete(['../ws//', '-name', '*.o', '-delete'], opts)).toMatchObject({ guarded: true, expression: ['-name', '*.o', '(', '-path', '../ws//.q\\[1]\\*/*', '-o', '-delete', ')'] });
+      expect(shown(planFindDelete(['../ws//', '-name', '*.o', '-delete'], opts))).toEqual(['../ws//a.o', '../ws//sub/b.o']);
+      const abs = planFindDelete([path.join(root, 'ws'), '-name', '*.o', '-delete'], opts);
+      expect(shown(abs)).toEqual([path.join(root, 'ws/a.o'), path.join(root, 'ws/sub/b.o')]);
+      // the quarantine itself is still matched (the caller refuses it); its content never is
+      expect(shown(planFindDelete(['.', '-name', '.q*', '-delete'], opts))).toEqual(['./.q[1]*']);
+      // a starting point that does not hold it is not guarded
+      expect(planFindDelete(['sub', '-name', '*.o', '-delete'], opts)).toMatchObject({ guarded: false, expression: ['-name', '*.o', '-delete'] });
+      // a starting point inside it is refused (the caller leaves those out)
+      expect(shown(planFindDelete(['.q[1]*/tx', '-delete'], opts))[0]).toMatch(/inside the quarantine/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
