@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 180_000,
     // Fixture workspaces and spawned CLIs are per file; files run in parallel on two cores.
     pool: 'forks',
   },
