@@ -27,6 +27,8 @@ export const START_FILE = 'start';
 /** The session's owner (`<pid> <start time>`), written by the starter: a directory whose owner is
  *  gone and that has no live server is removed by the next start (sweepStale). */
 export const OWNER_FILE = 'owner';
+/** Why the last start failed (a line with the time), when it did. */
+export const FAILED_FILE = 'failed';
 
 const uid = (): number => process.getuid?.() ?? -1;
 

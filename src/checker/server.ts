@@ -17,7 +17,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Env } from '../config.js';
 import { formatDirective, shim } from '../shell/shim.js';
-import { CHECKER_ENV, idleMs, isPrivateDir, liveServer, OWNER_FILE, ownerPid, processStart, SERVER_FILE, START_FILE } from './place.js';
+import { CHECKER_ENV, FAILED_FILE, idleMs, isPrivateDir, liveServer, OWNER_FILE, ownerPid, processStart, SERVER_FILE, START_FILE } from './place.js';
 import { COLD, frames, parseDone, parseRequest, SLOTS, type Output } from './protocol.js';
 import { readClient } from './proc.js';
 
@@ -63,9 +63,19 @@ export function serve(dir: string, env: Env): number {
   closeInherited();
   const uid = process.getuid?.() ?? -1;
   if (process.platform !== 'linux' || uid < 0 || !path.isAbsolute(dir) || !isPrivateDir(dir, uid)) return 1;
+  // Why a start failed, for `agent-guard doctor` and for whoever looks into the directory (it stays
+  // until the next start sweeps it). The cold path works meanwhile.
+  const failed = (why: string): number => {
+    try {
+      fs.writeFileSync(path.join(dir, FAILED_FILE), `${new Date().toISOString()} ${why}\n`, { mode: 0o600 });
+    } catch {
+      // nowhere to say it
+    }
+    return 1;
+  };
   const owner = ownerPid(env);
   const ownerStart = owner === null ? null : processStart(owner);
-  if (owner === null || ownerStart === null) return 1; // no session (any more)
+  if (owner === null || ownerStart === null) return failed('the session is over (its owner process is gone)');
   const running = liveServer(dir);
   if (running !== null && running !== process.pid) return 0;
   const idle = idleMs(env);
@@ -89,7 +99,7 @@ export function serve(dir: string, env: Env): number {
   // one nobody holds. `mkfifo` (coreutils) once for all of them; Node cannot make a FIFO.
   const tmpNames = Array.from({ length: SLOTS }, (_, i) => [`.s${i}.q.tmp`, `.s${i}.a.tmp`]).flat();
   const mk = process.getBuiltinModule('node:child_process').spawnSync('mkfifo', ['-m', '600', ...tmpNames.map(file)], { stdio: 'ignore' });
-  if (mk.status !== 0) return 1;
+  if (mk.status !== 0) return failed(`mkfifo failed (${mk.error?.message ?? `exit ${mk.status}`})`);
 
   const slots: Slot[] = [];
   let lastActive = Date.now();
@@ -264,14 +274,18 @@ export function serve(dir: string, env: Env): number {
     const tmp = file(`.${SERVER_FILE}.tmp`);
     fs.writeFileSync(tmp, `${process.pid} ${processStart(process.pid)}\n`, { mode: 0o600 });
     fs.renameSync(tmp, file(SERVER_FILE));
-  } catch {
+  } catch (err) {
     for (const n of tmpNames) unlink(file(n));
+    failed(`cannot open its FIFOs: ${(err as Error).message}`);
     stop(1);
     return 1;
   }
   unlink(file(START_FILE));
   timer = setInterval(tick, Math.min(TICK_MS, idle / 2));
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => stop(0));
-  process.on('uncaughtException', () => stop(1));
+  process.on('uncaughtException', (err) => {
+    failed(`internal error: ${err.message}`);
+    stop(1);
+  });
   return 0;
 }
