@@ -58,10 +58,12 @@ if (steady) {
   for (let i = 0; i < 100 && dir && !fs.existsSync(path.join(dir, 'server')); i++) spawnSync('sleep', ['0.05']);
 }
 
-const out = { rows: input.rows.map((r) => ({ name: r.name, plain: [], guarded: [], problems: [] })) };
+// A row that times `agent-guard run` itself means nothing inside a session: left out there.
+const rows = steady ? input.rows.filter((r) => !r.argv) : input.rows;
+const out = { rows: rows.map((r) => ({ name: r.name, plain: [], guarded: [], problems: [] })) };
 let n = 0;
 for (let rep = 0; rep < input.reps; rep++) {
-  input.rows.forEach((row, i) => {
+  rows.forEach((row, i) => {
     const order = (rep + i) % 2 === 0 ? [false, true] : [true, false];
     for (const guarded of order) {
       const ws = path.join(input.work, `ws-${n++}`);

@@ -125,7 +125,8 @@ export function benchSession(bundle: string, opts: { reps: number; steady: boole
     for (const [mode, argv] of modes) {
       const r = runSandboxed(rw, ['env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv], { cwd: rw, timeoutMs: 3_600_000 });
       if (r.exitCode !== 0) throw new Error(`session bench (${mode}) exited ${r.exitCode}: ${r.stderr.slice(0, 2000)}`);
-      out.push(...summarizeRows(JSON.parse(fs.readFileSync(argv[argv.length - (mode === 'steady' ? 2 : 1)]!, 'utf8')), mode, rows));
+      const measured = mode === 'steady' ? rows.filter((r) => !r.argv) : rows;
+      out.push(...summarizeRows(JSON.parse(fs.readFileSync(argv[argv.length - (mode === 'steady' ? 2 : 1)]!, 'utf8')), mode, measured));
     }
     return { rows: out };
   } finally {
