@@ -101,9 +101,9 @@ export function benchSession(bundle: string, opts: { reps: number; steady: boole
   const rw = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-bench-session-')));
   try {
     const home = path.join(rw, 'home');
-    const runtime = path.join(rw, 'run');
+    // The checker's directory on a tmpfs, as /run/user/<uid> is: the sandbox's private /dev/shm.
+    const runtime = '/dev/shm/ag-bench-run';
     fs.mkdirSync(home);
-    fs.mkdirSync(runtime, { mode: 0o700 });
     const small = path.join(rw, 'tpl-small');
     const big = path.join(rw, 'tpl-big');
     template(small, false);
@@ -123,7 +123,8 @@ export function benchSession(bundle: string, opts: { reps: number; steady: boole
     const modes: [SessionRow['mode'], string[]][] = [['session', [process.execPath, DRIVER, inFile, path.join(rw, 'out-session.json')]]];
     if (opts.steady) modes.push(['steady', [process.execPath, bundle, 'run', '--', process.execPath, DRIVER, inFile, path.join(rw, 'out-steady.json'), '--steady']]);
     for (const [mode, argv] of modes) {
-      const r = runSandboxed(rw, ['env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv], { cwd: rw, timeoutMs: 3_600_000 });
+      const prepare = ['sh', '-c', `mkdir -m 700 -p ${runtime} && exec "$@"`, 'sh'];
+      const r = runSandboxed(rw, [...prepare, 'env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv], { cwd: rw, timeoutMs: 3_600_000 });
       if (r.exitCode !== 0) throw new Error(`session bench (${mode}) exited ${r.exitCode}: ${r.stderr.slice(0, 2000)}`);
       const measured = mode === 'steady' ? rows.filter((r) => !r.argv) : rows;
       out.push(...summarizeRows(JSON.parse(fs.readFileSync(argv[argv.length - (mode === 'steady' ? 2 : 1)]!, 'utf8')), mode, measured));

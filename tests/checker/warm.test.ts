@@ -186,6 +186,15 @@ run_case() { # shell mode args...
   i=0; while [ "$mode" != eof ] && ! grep -q '"done":"done' "$R/fake/$sh_-$mode.log" && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
   kill "$fp"; wait "$fp"
 }
+# A shim whose cold path cannot start (its node is missing): unreachable warm checker -> refused.
+node "$BIN" shell-init --write-shims "$R/fake/badshims" --node /nonexistent/node > /dev/null
+d="$R/fake/ep-bad/d"
+node "$FAKE_SERVER" "$d" eof "$R/fake/badnode.log" &
+fp=$!
+i=0; while ! [ -f "$d/server" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+AGENT_GUARD_CHECKER=$d "$R/fake/badshims/rm" badnode.txt > "$R/fake/badnode.out" 2> "$R/fake/badnode.err"
+printf '%s\\n' "$?" > "$R/fake/badnode.rc"
+kill "$fp"; wait "$fp"
 for sh_ in dash bash zsh; do
   run_case "$sh_" frames -x 'a b' "$(printf 'c\\nd')" ''
   run_case "$sh_" keep --version zzz
@@ -272,6 +281,7 @@ const IDLE = `
 . "$LIB"
 cd "$R/idle/ws" || exit 1
 p=$(warm_up) || exit 1
+printf '%s\\n' "$p" > ../server.pid
 wait_gone "$p"; printf '%s\\n' "$?" > ../gone
 if [ -e "$AGENT_GUARD_CHECKER" ]; then echo present; else echo absent; fi > ../dir
 rm f1; printf '%s\\n' "$?" > ../rc1
@@ -402,6 +412,7 @@ function setUp(): void {
 
   repo(at('fake', 'ws'));
   for (const sh of ['dash', 'bash', 'zsh']) for (const m of ['cold', 'eof']) fs.writeFileSync(at('fake', 'ws', `${m}-${sh}.txt`), `${m}\n`);
+  fs.writeFileSync(at('fake', 'ws', 'badnode.txt'), 'kept\n');
   for (const k of ['kill-before-decide', 'kill-after-compensate', 'kill-after-answer', 'stale', 'idle', 'owner']) {
     repo(at(k, 'ws'));
     for (const f of ['f1', 'f2', 'f3']) fs.writeFileSync(at(k, 'ws', f), `${f}\n`);
@@ -516,6 +527,10 @@ describeSandboxed('warm checker: one per session, same decisions, records and ou
       }
     }
     expect(quarantined(at('fake', 'ws', '.agent-trash')).filter((l) => /(cold|eof)-/.test(l))).toHaveLength(6);
+    // Warm checker unreachable (end-of-file) and a cold path that cannot start: refused, 126.
+    expect(readTrim('fake', 'badnode.rc')).toBe('126');
+    expect(read('fake', 'badnode.err')).toMatch(/refusing to run rm: the checker could not start: \/nonexistent\/node is missing/);
+    expect(fs.existsSync(at('fake', 'ws', 'badnode.txt'))).toBe(true);
   });
 
   itSandboxed('kill -9 before it decides: the client takes the cold path, which does the work', () => {
@@ -632,12 +647,15 @@ describeSandboxed('warm checker: one per session, same decisions, records and ou
   });
 
   itSandboxed('it exits when idle (its directory removed), and the next call starts again', () => {
+    expect(readTrim('idle', 'server.pid')).toMatch(/^[1-9]\d*$/); // there was a server
     expect(readTrim('idle', 'gone')).toBe('0');
     expect(readTrim('idle', 'dir')).toBe('absent');
     expect(readTrim('idle', 'rc1')).toBe('0');
   });
 
   itSandboxed('it exits when the session owner is killed (kill -9 of run), removing its directory', () => {
+    expect(readTrim('owner', 'server.pid')).toMatch(/^[1-9]\d*$/); // there was a server
+    expect(readTrim('owner', 'dir')).toMatch(/\/agent-guard\/[0-9a-f]{16}$/);
     expect(readTrim('owner', 'gone')).toBe('0');
     expect(readTrim('owner', 'dir-after')).toBe('absent');
   });
