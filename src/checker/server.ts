@@ -63,8 +63,8 @@ export function serve(dir: string, env: Env): number {
   closeInherited();
   const uid = process.getuid?.() ?? -1;
   if (process.platform !== 'linux' || uid < 0 || !path.isAbsolute(dir) || !isPrivateDir(dir, uid)) return 1;
-  // Why a start failed, for `agent-guard doctor` and for whoever looks into the directory (it stays
-  // until the next start sweeps it). The cold path works meanwhile.
+  // Why a start failed, for whoever looks into the directory (it stays until a later start sweeps
+  // it). The cold path works meanwhile.
   const failed = (why: string): number => {
     try {
       fs.writeFileSync(path.join(dir, FAILED_FILE), `${new Date().toISOString()} ${why}\n`, { mode: 0o600 });
@@ -281,6 +281,7 @@ export function serve(dir: string, env: Env): number {
     return 1;
   }
   unlink(file(START_FILE));
+  unlink(file(FAILED_FILE)); // an earlier start's failure is history now
   timer = setInterval(tick, Math.min(TICK_MS, idle / 2));
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => stop(0));
   process.on('uncaughtException', (err) => {
