@@ -144,229 +144,20 @@ function badName(dir: string): void {
 // which would load the guard's hook.
 const FAKE_RM = '#!/usr/bin/perl\nmy $f;\nopen($f, ">>", $ENV{FAKE_LOG}) and print $f join(" ", @ARGV), "\\n";\nclose($f) if $f;\nexec { "/usr/bin/rm" } "rm", @ARGV or die;\n';
 
-// ---------------------------------------------------------------------------------------------
-// Scenario scripts (run by dash under `agent-guard run`, or by the master itself).
+// The scenario scripts are fixtures/scenarios/*.sh (run by dash under `agent-guard run`, or by
+// master.sh itself), each in its own directory under the sandbox area.
 
-const EQUIV = `
-. "$LIB"
-cd "$R/equiv/tpl" || exit 1
-p=$(warm_up) || exit 1
-printf '%s\\n' "$p" > "$R/equiv/server.pid"
-n=0
-while [ -f "$R/equiv/case-$n.sh" ]; do
-  for side in c w; do
-    (
-      cd "$R/equiv/$side-$n" || exit 1
-      if [ "$side" = c ]; then AGENT_GUARD_CHECKER=''; export AGENT_GUARD_CHECKER; fi
-      FAKE_LOG="$R/equiv/$side-$n.calls"; export FAKE_LOG
-      : > "$FAKE_LOG"
-      sh "$R/equiv/case-$n.sh" > "$R/equiv/$side-$n.out" 2> "$R/equiv/$side-$n.err" < /dev/null
-      printf '%s\\n' "$?" > "$R/equiv/$side-$n.rc"
-    )
-  done
-  n=$((n + 1))
-done
-kill -0 "$p" && echo alive > "$R/equiv/server.after"
-`;
 
-const FAKE = `
-. "$LIB"
-cd "$R/fake/ws" || exit 1
-FAKE_LOG=/dev/null; export FAKE_LOG
-run_case() { # shell mode args...
-  sh_=$1 mode=$2; shift 2
-  d="$R/fake/ep-$sh_-$mode/d"
-  node "$FAKE_SERVER" "$d" "$mode" "$R/fake/$sh_-$mode.log" &
-  fp=$!
-  i=0; while ! [ -f "$d/server" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-  # The shim as bash or zsh would run it as /bin/sh: without the guard's own hooks, which would
-  # check the shim's text (the kernel runs it with /bin/sh).
-  AGENT_GUARD_CHECKER=$d env -u BASH_ENV -u ZDOTDIR "$sh_" "$AGENT_GUARD_SHIMS/rm" "$@" > "$R/fake/$sh_-$mode.out" 2> "$R/fake/$sh_-$mode.err"
-  printf '%s\\n' "$?" > "$R/fake/$sh_-$mode.rc"
-  i=0; while [ "$mode" != eof ] && ! grep -q '"done":"done' "$R/fake/$sh_-$mode.log" && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-  kill "$fp"; wait "$fp"
-}
-# A shim whose cold path cannot start (its node is missing): unreachable warm checker -> refused.
-node "$BIN" shell-init --write-shims "$R/fake/badshims" --node /nonexistent/node > /dev/null
-d="$R/fake/ep-bad/d"
-node "$FAKE_SERVER" "$d" eof "$R/fake/badnode.log" &
-fp=$!
-i=0; while ! [ -f "$d/server" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-AGENT_GUARD_CHECKER=$d "$R/fake/badshims/rm" badnode.txt > "$R/fake/badnode.out" 2> "$R/fake/badnode.err"
-printf '%s\\n' "$?" > "$R/fake/badnode.rc"
-kill "$fp"; wait "$fp"
-for sh_ in dash bash zsh; do
-  run_case "$sh_" frames -x 'a b' "$(printf 'c\\nd')" ''
-  run_case "$sh_" keep --version zzz
-  run_case "$sh_" bad a.txt
-  run_case "$sh_" cold "cold-$sh_.txt"
-  run_case "$sh_" eof "eof-$sh_.txt"
-done
-`;
 
-/** A kill -9 at one point of the server's work (its test hook), then what the client did. */
-const KILL = `
-. "$LIB"
-cd "$R/$1/ws" || exit 1
-p=$(warm_up) || exit 1
-printf '%s\\n' "$p" > ../server.pid
-rm f1 > ../out1 2> ../err1; printf '%s\\n' "$?" > ../rc1
-wait_gone "$p"; printf '%s\\n' "$?" > ../gone
-rm f2 > ../out2 2> ../err2; printf '%s\\n' "$?" > ../rc2
-p2=$(wait_server) || exit 1
-printf '%s\\n' "$p2" > ../server2.pid
-rm f3 > ../out3 2> ../err3; printf '%s\\n' "$?" > ../rc3
-`;
 
-/** kill -9 from outside while the server copies a large tree across filesystems. */
-const MID = `
-. "$LIB"
-cd "$R/mid/ws" || exit 1
-p=$(warm_up) || exit 1
-printf '%s\\n' "$p" > ../server.pid
-rm -rf big > ../out 2> ../err &
-c=$!
-i=0
-while :; do
-  set -- "$AGENT_GUARD_TRASH"/*/.agent-guard-copy-*
-  [ -e "$1" ] && break
-  i=$((i + 1)); [ $i -gt 6000 ] && break
-  sleep 0.005
-done
-if [ -e "$1" ]; then echo copying > ../state; else echo missed > ../state; fi
-kill -9 "$p"
-wait "$c"; printf '%s\\n' "$?" > ../rc
-cp "$AGENT_GUARD_TRASH/manifest.jsonl" ../manifest.jsonl
-find "$AGENT_GUARD_TRASH" -type f -name '*.o' > ../qfiles
-`;
 
-const STALE = `
-. "$LIB"
-cd "$R/stale/ws" || exit 1
-p=$(warm_up) || exit 1
-printf '%s\\n' "$p" > ../server.pid
-kill -9 "$p"; wait_gone "$p"
-ls -A "$AGENT_GUARD_CHECKER" > ../left
-rm f1; printf '%s\\n' "$?" > ../rc1
-p2=$(wait_server) || exit 1
-printf '%s\\n' "$p2" > ../server2.pid
-rm f2; printf '%s\\n' "$?" > ../rc2
-`;
 
-const TWO = `
-. "$LIB"
-cd "$1/ws" || exit 1
-p=$(warm_up) || exit 1
-printf '%s\\n' "$p" > ../server.pid
-printf '%s\\n' "$AGENT_GUARD_CHECKER" > ../dir
-for f in objs/*.o; do rm "$f"; done
-printf '%s\\n' "$?" > ../rc
-`;
 
-const XARGS = `
-. "$LIB"
-cd "$R/xargs/ws" || exit 1
-printf '%s\\n' objs/*.o | xargs -P8 -n1 rm; printf '%s\\n' "$?" > ../rc
-p=$(wait_server) || exit 1
-printf '%s\\n' "$p" > ../server.pid
-n=0
-for f in /proc/[0-9]*/cmdline; do
-  case $(tr '\\0' ' ' < "$f" 2>/dev/null) in *" checker-serve $AGENT_GUARD_CHECKER"*) n=$((n + 1)) ;; esac
-done
-printf '%s\\n' "$n" > ../servers
-node "$BIN" restore list --json > ../list.json
-`;
 
-const IDLE = `
-. "$LIB"
-cd "$R/idle/ws" || exit 1
-p=$(warm_up) || exit 1
-printf '%s\\n' "$p" > ../server.pid
-wait_gone "$p"; printf '%s\\n' "$?" > ../gone
-if [ -e "$AGENT_GUARD_CHECKER" ]; then echo present; else echo absent; fi > ../dir
-rm f1; printf '%s\\n' "$?" > ../rc1
-`;
 
-const OWNER = `
-. "$LIB"
-cd "$R/owner/ws" || exit 1
-p=$(warm_up) || exit 1
-printf '%s\\n' "$AGENT_GUARD_CHECKER" > ../dir
-printf '%s\\n' "$$" > ../shell.pid
-printf '%s\\n' "$p" > ../server.pid
-exec sleep 60
-`;
 
-/** As root, by hand: a request to another user's server, and a line that is no request. */
-const HAND = `
-d=$1
-set -C; printf '%s\\n' "$$" > "$d/s0.lock"; set +C
-exec 7<>"$d/s0.a"; exec 6<"/proc/$$/fd/7"; exec 7>&-; exec 7<>"$d/s0.q"
-printf '%s 1 rm /usr/bin/rm\\n' "$$" >&7
-IFS= read -r ans <&6; printf 'request=%s\\n' "$ans"
-printf 'mode NORMAL\\n' >&7
-IFS= read -r ans <&6; printf 'garbage=%s\\n' "$ans"
-printf 'done %s\\n' "$$" >&7
-`;
 
-const OTHER = `
-. "$LIB"
-O=$R/other
-cd "$O/ws" || exit 1
-AS="setpriv --reuid ${NOBODY} --regid ${NOBODY} --clear-groups --"
-AGENT_GUARD_CHECKER_OWNER=$$ $AS "$TOOLS/node" "$TOOLS/agent-guard.cjs" checker-serve "$O/rootbase/d1"; printf '%s\\n' "$?" > "$O/rc-notmine"
-AGENT_GUARD_CHECKER_OWNER=$$ $AS "$TOOLS/node" "$TOOLS/agent-guard.cjs" checker-serve "$O/base/d1" &
-i=0; while ! [ -f "$O/base/d1/server" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-read -r op x < "$O/base/d1/server"; printf '%s\\n' "$op" > "$O/server.pid"
-AGENT_GUARD_CHECKER=$O/base/d1 rm f1; printf '%s\\n' "$?" > "$O/rc1"
-if [ -e "$O/base/d1/s0.lock" ]; then echo yes; else echo no; fi > "$O/lock-made"
-sh "$O/hand.sh" "$O/base/d1" > "$O/answers"
-kill "$op"; wait_gone "$op"; printf '%s\\n' "$?" > "$O/gone"
-`;
 
-// Independent groups run side by side (each scenario has its own directories and session).
-const MASTER = `
-export R BIN LIB FAKE_SERVER TOOLS
-run() { node "$BIN" run "$@"; }
-(
-  PATH=$R/fakebin:$PATH run -- sh "$R/equiv.sh"
-  PATH=$R/fakebin:$PATH run -- sh "$R/fake.sh"
-) &
-g1=$!
-(
-  for k in kill-before-decide kill-after-compensate kill-after-answer; do
-    AGENT_GUARD_TEST_CHECKER_HOOK=$k run -- sh "$R/kill.sh" "$k"
-  done
-  run -- sh "$R/stale.sh"
-  run -- sh "$R/xargs.sh"
-) &
-g2=$!
-(
-  AGENT_GUARD_TRASH=/dev/shm/q-mid run -- sh "$R/mid.sh"
-  AGENT_GUARD_CHECKER_IDLE=1 run -- sh "$R/idle.sh"
-  run -- sh "$R/other.sh"
-) &
-g3=$!
-(
-  node "$BIN" run --session S-A -- sh "$R/two.sh" "$R/two/a" & pa=$!
-  node "$BIN" run --session S-B -- sh "$R/two.sh" "$R/two/b" & pb=$!
-  wait "$pa"; wait "$pb"
-  . "$LIB"
-  for s in a b; do
-    wait_gone "$(cat "$R/two/$s/server.pid")"; printf '%s\\n' "$?" > "$R/two/$s/gone"
-    if [ -e "$(cat "$R/two/$s/dir")" ]; then echo present; else echo absent; fi > "$R/two/$s/dir-after"
-  done
-  node "$BIN" run -- sh "$R/owner.sh" & rp=$!
-  i=0; while ! [ -s "$R/owner/server.pid" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-  kill -9 "$rp"
-  wait_gone "$(cat "$R/owner/server.pid")"; printf '%s\\n' "$?" > "$R/owner/gone"
-  if [ -e "$(cat "$R/owner/dir")" ]; then echo present; else echo absent; fi > "$R/owner/dir-after"
-  kill "$(cat "$R/owner/shell.pid")"
-) &
-g4=$!
-wait "$g1"; wait "$g2"; wait "$g3"; wait "$g4"
-echo finished > "$R/finished"
-`;
 
 function tools(): string {
   const dir = path.join(area.rw(), 'tools');
@@ -384,19 +175,6 @@ function setUp(): void {
   const runtime = at('run');
   fs.mkdirSync(home);
   fs.mkdirSync(runtime, { mode: 0o700 });
-  const write = (name: string, text: string): void => fs.writeFileSync(at(name), text);
-  write('equiv.sh', EQUIV);
-  write('fake.sh', FAKE);
-  write('kill.sh', KILL);
-  write('mid.sh', MID);
-  write('stale.sh', STALE);
-  write('two.sh', TWO);
-  write('xargs.sh', XARGS);
-  write('idle.sh', IDLE);
-  write('owner.sh', OWNER);
-  write('other.sh', OTHER);
-  write('master.sh', MASTER);
-
   // equiv: one template, copied (same commits) per case and side; a logging rm first on PATH.
   const tpl = at('equiv', 'tpl');
   equivTemplate(tpl);
@@ -440,7 +218,6 @@ function setUp(): void {
   fs.chmodSync(at('other', 'base'), 0o700);
   spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, at('other', 'base')]);
   fs.mkdirSync(at('other', 'rootbase', 'd1'), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(at('other', 'hand.sh'), HAND);
 
   const env = {
     HOME: home,
@@ -450,6 +227,8 @@ function setUp(): void {
     R,
     BIN,
     LIB: path.join(FIXTURES, 'lib.sh'),
+    FIX: path.join(FIXTURES, 'scenarios'),
+    NOBODY: String(NOBODY),
     FAKE_SERVER: path.join(FIXTURES, 'fake-server.mjs'),
     TOOLS: t,
     GIT_CONFIG_NOSYSTEM: '1',
@@ -458,7 +237,7 @@ function setUp(): void {
     GIT_COMMITTER_NAME: 't',
     GIT_COMMITTER_EMAIL: 't@example.com',
   };
-  const r = runSandboxed(R, ['env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'sh', at('master.sh')], { cwd: R, timeoutMs: 300_000 });
+  const r = runSandboxed(R, ['env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'sh', path.join(FIXTURES, 'scenarios', 'master.sh')], { cwd: R, timeoutMs: 300_000 });
   fs.writeFileSync(at('master.out'), `exit ${r.exitCode}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}\n`);
 }
 
