@@ -3,7 +3,7 @@
 // (bench/session.ts). Method and findings: docs/performance.md. Flags: --runs N (process pairs per
 // row, default 30), --json, --check (exit 1 when a check is over the target; for local use, since
 // shared CI machines are too noisy to gate on), --no-recovery, --no-session, --session-only,
-// --session-reps N (default 5), --session-rows REGEX (only the session rows whose name matches).
+// --session-reps N (default 3), --session-rows REGEX (only the session rows whose name matches).
 import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +41,7 @@ function parseFlags(argv: readonly string[]): Flags {
       'no-recovery': { type: 'boolean', default: false },
       'no-session': { type: 'boolean', default: false },
       'session-only': { type: 'boolean', default: false },
-      'session-reps': { type: 'string', default: '5' },
+      'session-reps': { type: 'string', default: '3' },
       'session-rows': { type: 'string' },
     },
   });
