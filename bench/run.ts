@@ -1,7 +1,9 @@
 // `npm run bench`: what one decision costs, in process (µs per decide/classify) and as a whole CLI
-// process (ratio to a bare Node start measured in the same run). Method and findings:
-// docs/performance.md. Flags: --runs N (process pairs per row, default 30), --json, --check (exit 1
-// when a check is over the target; for local use, since shared CI machines are too noisy to gate on).
+// process (ratio to a bare Node start measured in the same run), and living in a guarded session
+// (bench/session.ts). Method and findings: docs/performance.md. Flags: --runs N (process pairs per
+// row, default 30), --json, --check (exit 1 when a check is over the target; for local use, since
+// shared CI machines are too noisy to gate on), --no-recovery, --no-session, --session-only,
+// --session-reps N (default 3), --session-rows REGEX (only the session rows whose name matches).
 import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +14,7 @@ import { LINES, PROCESS_LINES } from './lines.js';
 import { compare, type ProcessTarget } from './process.js';
 import { renderText, type BenchResult } from './report.js';
 import { benchRecovery, renderRecovery, type RecoveryResult } from './recovery.js';
+import { benchSession, renderSession, type SessionResult } from './session.js';
 
 /** The project target: a check costs at most this many bare Node starts. */
 const TARGET_RATIO = 1.3;
@@ -22,6 +25,10 @@ interface Flags {
   json: boolean;
   check: boolean;
   recovery: boolean;
+  session: boolean;
+  sessionOnly: boolean;
+  sessionReps: number;
+  sessionRows: RegExp | undefined;
 }
 
 function parseFlags(argv: readonly string[]): Flags {
@@ -32,11 +39,26 @@ function parseFlags(argv: readonly string[]): Flags {
       json: { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
       'no-recovery': { type: 'boolean', default: false },
+      'no-session': { type: 'boolean', default: false },
+      'session-only': { type: 'boolean', default: false },
+      'session-reps': { type: 'string', default: '3' },
+      'session-rows': { type: 'string' },
     },
   });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${JSON.stringify(values.runs)}`);
-  return { runs, json: values.json, check: values.check, recovery: !values['no-recovery'] };
+  const sessionReps = Number(values['session-reps']);
+  if (!Number.isInteger(sessionReps) || sessionReps < 1) throw new Error(`--session-reps must be a positive integer, not ${JSON.stringify(values['session-reps'])}`);
+  return {
+    runs,
+    json: values.json,
+    check: values.check,
+    recovery: !values['no-recovery'],
+    session: !values['no-session'],
+    sessionOnly: values['session-only'],
+    sessionReps,
+    sessionRows: values['session-rows'] === undefined ? undefined : new RegExp(values['session-rows']),
+  };
 }
 
 /** The processes compared against the baseline: a check per cost class, and --version, which loads
@@ -76,6 +98,11 @@ function bench(fx: Fixture, flags: Flags): BenchResult {
 
 function main(): number {
   const flags = parseFlags(process.argv.slice(2));
+  if (flags.sessionOnly) {
+    const session = benchSession(BUNDLE, { reps: flags.sessionReps, steady: true, only: flags.sessionRows });
+    process.stdout.write(flags.json ? JSON.stringify({ session }, null, 2) + '\n' : renderSession(session));
+    return 0;
+  }
   const fx = makeFixture();
   let result: BenchResult;
   try {
@@ -85,7 +112,11 @@ function main(): number {
   }
   // The recovery rows (issue 3): a 100,000-file relocation against rm -rf, and restore list at scale.
   const recovery: RecoveryResult | null = flags.recovery ? benchRecovery(BUNDLE, { files: 100_000, transactions: 10_000, runs: Math.min(flags.runs, 10) }) : null;
-  process.stdout.write(flags.json ? JSON.stringify({ ...result, recovery }, null, 2) + '\n' : renderText(result) + (recovery ? renderRecovery(recovery) : ''));
+  // Living in a guarded session (issue 13): workloads guarded and plain, in the sandbox.
+  const session: SessionResult | null = flags.session ? benchSession(BUNDLE, { reps: flags.sessionReps, steady: true, only: flags.sessionRows }) : null;
+  process.stdout.write(
+    flags.json ? JSON.stringify({ ...result, recovery, session }, null, 2) + '\n' : renderText(result) + (recovery ? renderRecovery(recovery) : '') + (session ? renderSession(session) : ''),
+  );
   return flags.check && !result.pass ? 1 : 0;
 }
 

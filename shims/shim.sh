@@ -1,8 +1,9 @@
 #!/bin/sh
 # agent-guard-shim v1
 # Generated from shims/shim.sh by writeShims (src/shell/shims.ts); edits here are overwritten.
-# POSIX sh, run by dash, bash and zsh. The fast path starts no process and no subshell; only the
-# slow path starts the checker (Node). docs/shims.md explains every step.
+# POSIX sh, run by dash, bash and zsh. The fast path starts no process and no subshell; the slow
+# path asks the session's warm checker (builtins only), else starts the checker (Node).
+# docs/shims.md explains every step.
 [ -z "${ZSH_VERSION-}" ] || emulate sh
 set -f
 ag_name='@AG_NAME@'
@@ -147,18 +148,62 @@ if [ -z "$ag_slow" ]; then
   ag_exec 1 "$@"
 fi
 
-# 5. Slow path: the checker decides on the concrete argv, does any compensation, and writes one
+# 5. Warm path: the session's long-lived checker (`run` and `shell-init` name its directory in
+#    AGENT_GUARD_CHECKER) decides and compensates exactly as the cold path below would, reading our
+#    argv, environment and cwd from /proc. Builtins only: a slot is claimed by an exclusive create
+#    (set -C), one request line goes to its FIFO, framed lines come back (stdout, stderr, then the
+#    directive). The answer FIFO is opened read-write first, then read-only through /proc, and the
+#    read-write end closed: no open ever blocks, and a dead checker gives an end-of-file. Anything
+#    short of a directive (no checker, no free slot, end-of-file, `c`) falls through to the cold path.
+ag_dir='' ag_rc=0
+ag_cd=${AGENT_GUARD_CHECKER-}
+case $ag_cd in /?*/?*) ;; *) ag_cd='' ;; esac
+case $ag_real in *'
+'*) ag_cd='' ;; esac
+if [ -n "$ag_cd" ] && [ -O "${ag_cd%/*}" ] && ! [ -h "${ag_cd%/*}" ] && [ -O "$ag_cd" ] && ! [ -h "$ag_cd" ] && [ -p "$ag_cd/s0.q" ]; then
+  ag_slot='' ag_i=0
+  set -C
+  while [ -p "$ag_cd/s$ag_i.q" ]; do
+    if { printf '%s\n' "$$" > "$ag_cd/s$ag_i.lock"; } 2>/dev/null; then ag_slot=$ag_i; break; fi
+    ag_i=$((ag_i + 1))
+  done
+  set +C
+  if [ -n "$ag_slot" ] && { command exec 7<>"$ag_cd/s$ag_slot.a"; } 2>/dev/null; then
+    if { command exec 6<"/proc/$$/fd/7"; } 2>/dev/null; then
+      exec 7>&-
+      if { command exec 7<>"$ag_cd/s$ag_slot.q"; } 2>/dev/null; then
+        printf '%s %s %s %s\n' "$$" "$#" "$ag_name" "$ag_real" >&7
+        while IFS= read -r ag_l <&6; do
+          case $ag_l in
+            o*) printf '%s\n' "${ag_l#?}" ;;
+            O*) printf '%s' "${ag_l#?}" ;;
+            e*) printf '%s\n' "${ag_l#?}" >&2 ;;
+            E*) printf '%s' "${ag_l#?}" >&2 ;;
+            d*) ag_dir=${ag_l#?}; break ;;
+            *) break ;;
+          esac
+        done
+        printf 'done %s\n' "$$" >&7
+      fi
+    fi
+    exec 6<&- 7>&-
+  fi
+fi
+
+# 6. Cold path: the checker decides on the concrete argv, does any compensation, and writes one
 #    directive line to fd 3; its stdout and stderr are ours. An empty NODE_EXTRA_CA_CERTS spares
 #    Node loading a CA bundle it does not need (docs/shims.md).
-if ! [ -f "$ag_node" ] || ! [ -x "$ag_node" ]; then
-  ag_fail "could not start: $ag_node is missing or not executable" 127 \
-    "check that $ag_node exists, or reinstall agent-guard with install.sh"
+if [ -z "$ag_dir" ]; then
+  if ! [ -f "$ag_node" ] || ! [ -x "$ag_node" ]; then
+    ag_fail "could not start: $ag_node is missing or not executable" 127 \
+      "check that $ag_node exists, or reinstall agent-guard with install.sh"
+  fi
+  if ! [ -f "$ag_bundle" ] || ! [ -r "$ag_bundle" ]; then
+    ag_fail "could not start: $ag_bundle is missing or unreadable" 127 \
+      "reinstall agent-guard with install.sh"
+  fi
+  { ag_dir=$(NODE_EXTRA_CA_CERTS='' "$ag_node" "$ag_bundle" shim "$ag_name" "$ag_real" -- "$@" 3>&1 1>&4 4>&-); ag_rc=$?; } 4>&1
 fi
-if ! [ -f "$ag_bundle" ] || ! [ -r "$ag_bundle" ]; then
-  ag_fail "could not start: $ag_bundle is missing or unreadable" 127 \
-    "reinstall agent-guard with install.sh"
-fi
-{ ag_dir=$(NODE_EXTRA_CA_CERTS='' "$ag_node" "$ag_bundle" shim "$ag_name" "$ag_real" -- "$@" 3>&1 1>&4 4>&-); ag_rc=$?; } 4>&1
 
 # The directive decides; the checker's exit status matters only when there is no valid directive.
 ag_fix="run 'agent-guard doctor', or reinstall agent-guard with install.sh"

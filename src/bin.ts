@@ -55,6 +55,9 @@ if (argv[0] === 'hook' && argv[1] !== 'install') {
   // The shims' and hooks' entry, without commander. Any failure is an exit status the caller
   // treats as a refusal (no directive for a shim; not 0/2/3 for a hook): fail closed.
   lazily(import('./commands/shim.js'), ({ runShimCommand, runHookShellCommand }) => (argv[0] === 'shim' ? runShimCommand : runHookShellCommand)(argv.slice(1), process.env, process.cwd(), io));
+} else if (argv[0] === 'checker-serve') {
+  // A session's warm checker (src/checker/server.ts), started in the background by a cold shim call.
+  lazily(import('./checker/server.js'), ({ serve }) => serve(argv[1] ?? '', process.env));
 } else if (fast) {
   const ctx: CommandContext = { env: process.env, cwd: process.cwd(), io, exitCode: 0, interactive: false };
   try {

@@ -7,6 +7,8 @@
 //   (empty: it was unset, i.e. $HOME);
 // - AGENT_GUARD_NODE, AGENT_GUARD_BUNDLE, AGENT_GUARD_SHIMS: absolute paths;
 // - AGENT_GUARD_SESSION: --session, else the current one, else a new `run-<time>-<random>`;
+// - AGENT_GUARD_CHECKER and AGENT_GUARD_CHECKER_OWNER (Linux): the session's warm checker directory
+//   (started on first need by a shim, stopped when the command ends) and this process's pid;
 // - AGENT_GUARD_WORKSPACE and everything else as they are.
 //
 // stdio is inherited; SIGINT, SIGTERM and SIGHUP that reach agent-guard are passed on to the child.
@@ -16,6 +18,8 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../cli.js';
 import type { Env } from '../config.js';
 import { currentLayout, LayoutError, prepareShims, prependPath, type Layout } from '../shell/layout.js';
+import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
+import { stopChecker } from '../checker/start.js';
 
 export const RUN_EXIT = {
   /** agent-guard itself failed: the guard could not be set up, the command did not run. */
@@ -53,10 +57,23 @@ export function newRunSession(now = new Date()): string {
 }
 
 /** The environment of a guarded command: `env` plus the hook contract for `layout` (see the top of
- *  this file). A BASH_ENV or ZDOTDIR that already is ours keeps the recorded user value. */
-export function guardEnv(env: Env, layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'zdotdir'>, node: string, session: string): Record<string, string> {
+ *  this file). A BASH_ENV or ZDOTDIR that already is ours keeps the recorded user value. `checker`:
+ *  the session's warm checker directory and owner pid (none: the shims take the cold path). */
+export function guardEnv(
+  env: Env,
+  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'zdotdir'>,
+  node: string,
+  session: string,
+  checker: { dir: string; owner: number } | null = null,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  delete out[CHECKER_ENV.dir];
+  delete out[CHECKER_ENV.owner];
+  if (checker) {
+    out[CHECKER_ENV.dir] = checker.dir;
+    out[CHECKER_ENV.owner] = String(checker.owner);
+  }
   out.AGENT_GUARD_NODE = node;
   out.AGENT_GUARD_BUNDLE = layout.bundle;
   out.AGENT_GUARD_SHIMS = layout.shimDir;
@@ -97,7 +114,10 @@ export function startRun(command: string[], opts: RunOptions, ctx: CommandContex
     return fail(RUN_EXIT.SETUP, `cannot set up the guard, nothing was run: ${(err as Error).message}${hint}`);
   }
   const session = opts.session ?? (ctx.env.AGENT_GUARD_SESSION || newRunSession());
-  const env = guardEnv(ctx.env, layout, node, session);
+  // The session's warm checker: a directory name only; the first slow-path shim call starts it.
+  const base = checkerBase(ctx.env);
+  const checker = base === null ? null : { dir: newCheckerDir(base), owner: process.pid };
+  const env = guardEnv(ctx.env, layout, node, session, checker);
 
   let child: import('node:child_process').ChildProcess;
   try {
@@ -122,6 +142,7 @@ export function startRun(command: string[], opts: RunOptions, ctx: CommandContex
     if (done) return;
     done = true;
     for (const [sig, h] of handlers) process.off(sig, h);
+    if (checker) stopChecker(checker.dir);
     process.exitCode = code;
   };
   child.on('error', (err: NodeJS.ErrnoException) => {

@@ -4,8 +4,10 @@
 //
 // which exports the hook environment (AGENT_GUARD_NODE, AGENT_GUARD_BUNDLE, AGENT_GUARD_SHIMS,
 // BASH_ENV and ZDOTDIR with the user's previous values kept in AGENT_GUARD_USER_BASH_ENV and
-// AGENT_GUARD_USER_ZDOTDIR), puts the shim directory first on PATH (once, however often it is
-// eval'd) and sources the guard for the current interactive shell. Absolute paths are baked in.
+// AGENT_GUARD_USER_ZDOTDIR), names the shell's warm checker (AGENT_GUARD_CHECKER, and
+// AGENT_GUARD_CHECKER_OWNER=$$: it ends with the shell), puts the shim directory first on PATH
+// (once, however often it is eval'd) and sources the guard for the current interactive shell.
+// Absolute paths are baked in.
 // A checkout's shims are (re)written into the per-user cache first (src/shell/layout.ts).
 //
 // Internal, for install.sh: `shell-init --write-shims DIR [--node PATH] [--template PATH]` renders
@@ -16,6 +18,7 @@ import type { CommandContext } from '../cli.js';
 import type { Env } from '../config.js';
 import { currentLayout, LayoutError, prepareShims, prependPath, runningBundle, type Layout } from '../shell/layout.js';
 import { writeShims } from '../shell/shims.js';
+import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
 
 export const SHELLS = ['bash', 'zsh'] as const;
 export type InitShell = (typeof SHELLS)[number];
@@ -47,12 +50,15 @@ export function sq(s: string): string {
 /** The snippet for `shell` with the paths of `layout` and `node` baked in, given the environment the
  *  shell exported to `shell-init` (its command substitution). Only what is not in place yet is
  *  emitted, so a second eval in a shell that already runs the guard writes neither BASH_ENV nor
- *  ZDOTDIR nor PATH (the guard itself refuses changes to them as tampering). Pure: no file access. */
+ *  ZDOTDIR nor PATH (the guard itself refuses changes to them as tampering). `checkerDir`: a new
+ *  warm checker directory for this shell, used only when the shell has none yet (a shell inside
+ *  `agent-guard run` keeps the run's). Pure: no file access. */
 export function renderSnippet(
   shell: InitShell,
   layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'guardZsh' | 'zdotdir'>,
   node: string,
   env: Env,
+  checkerDir: string | null = null,
 ): string {
   const lines: string[] = [];
   const set = (name: string, value: string): void => {
@@ -61,6 +67,9 @@ export function renderSnippet(
   set('AGENT_GUARD_NODE', node);
   set('AGENT_GUARD_BUNDLE', layout.bundle);
   set('AGENT_GUARD_SHIMS', layout.shimDir);
+  if (checkerDir !== null && !env[CHECKER_ENV.dir]) {
+    lines.push(`export ${CHECKER_ENV.dir}=${sq(checkerDir)}`, `export ${CHECKER_ENV.owner}=$$`);
+  }
   // BASH_ENV and ZDOTDIR: the shell's own value (read when the line runs, so an unexported one
   // counts too) is kept in AGENT_GUARD_USER_*, for the hooks to load first.
   const hook = (name: 'BASH_ENV' | 'ZDOTDIR', ours: string): void => {
@@ -127,6 +136,7 @@ export function runShellInit(shell: string | undefined, opts: ShellInitOptions, 
     const hint = e instanceof LayoutError ? ' (install agent-guard with install.sh)' : '';
     return err(`${(e as Error).message}${hint}`);
   }
-  ctx.io.stdout(renderSnippet(shell as InitShell, layout, node, ctx.env));
+  const base = ctx.env[CHECKER_ENV.dir] ? null : checkerBase(ctx.env);
+  ctx.io.stdout(renderSnippet(shell as InitShell, layout, node, ctx.env, base === null ? null : newCheckerDir(base)));
   return 0;
 }

@@ -7,6 +7,8 @@ import type { Env } from '../config.js';
 import { formatDirective, shim } from '../shell/shim.js';
 import { hookShell } from '../shell/hook.js';
 import { askTty } from '../tty.js';
+import { runningBundle } from '../shell/layout.js';
+import { ensureChecker } from '../checker/start.js';
 import type { IO } from '../cli.js';
 
 /** Returns the exit status. The directive is written to fd 3; without one the shim refuses. */
@@ -16,6 +18,9 @@ export function runShimCommand(argv: readonly string[], env: Env, cwd: string, i
     io.stderr('agent-guard shim: usage: agent-guard shim NAME /abs/path/of/real -- ARGS... (run by the PATH shims, which read the directive on fd 3)\n');
     return 1;
   }
+  // This call took the cold path: a session whose warm checker is not running starts it now, in the
+  // background, for the calls that follow (src/checker/start.ts).
+  if (env.AGENT_GUARD_CHECKER) ensureChecker(env, process.execPath, runningBundle());
   const directive = shim(name, real, args, { env, cwd, io, ask: askTty });
   try {
     fs.writeSync(3, formatDirective(directive));

@@ -65,7 +65,7 @@ const BYPASS = /(^|[\s;&|(`{])(command\s+(-[a-zA-Z]*p|--)|env\s+(-[a-zA-Z]*[iu]|
 export const GUARDED_BUILTINS = new Set([...SHIMMED, 'srm', 'wipe', 'xargs', 'parallel', 'mv', 'cp', 'truncate', 'rsync', 'enable', 'builtin', 'command', 'trap', 'shopt', 'set', 'unset', 'local', 'return', 'exit', 'kill', 'printf', 'eval', 'source', '.', 'declare', 'typeset', 'history', 'hash', 'type', 'exec', 'bash', 'sh', 'zsh', 'env', 'sudo', 'node']);
 
 /** The guard's own machinery: its shim loop tag, its traps, its startup files. */
-const TAMPER = /AGENT_GUARD_SHIM_PID|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=/;
+const TAMPER = /AGENT_GUARD_SHIM_PID|AGENT_GUARD_CHECKER\w*=|\bunset\s+(-v\s+)?AGENT_GUARD_CHECKER|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=/;
 
 /** Builtins loaded past the shims: bash's `enable [-f LIB] NAME…` of a guarded name, zsh's
  *  `zmodload zsh/files` (rm, rmdir, mv… as builtins) unless `-F` picks only harmless features. */

@@ -47,6 +47,8 @@ describe('what counts as tampering', () => {
     'trap - DEBUG',
     'unset BASH_ENV',
     'AGENT_GUARD_SHIM_PID="$$ 1" rm x',
+    'AGENT_GUARD_CHECKER=/tmp/fake rm -rf src',
+    'export AGENT_GUARD_CHECKER=/tmp/fake',
   ])('tampering: %s', (t) => expect(tampering(t)).not.toBeNull());
 
   it("the bash hook's list of guarded builtin names is the checker's", () => {

@@ -1,0 +1,59 @@
+// The line protocol between a shim (shims/shim.sh, POSIX sh) and the warm checker, over a slot's
+// two FIFOs (docs/shims.md, "Warm path"):
+//
+//   client → s<i>.q   `<pid> <argc> <name> <real path>\n`   a request (the argv, environment and cwd
+//                                                         are read from /proc/<pid>)
+//                     `done <pid>\n`                       the answer was read: the slot is free
+//   server → s<i>.a   `o<text>` / `e<text>`                a line of stdout / stderr (newline added)
+//                     `O<text>` / `E<text>`                the same without a trailing newline
+//                     `d<directive>`                       the directive (run / keep I… / exit N): last
+//                     `c`                                  cold: take the cold path (nothing was done)
+//
+// Every frame is one line; the shell reads them with `IFS= read -r` and relays them with printf.
+
+/** Slots the server makes: concurrent clients beyond this take the cold path. */
+export const SLOTS = 16;
+
+/** A request longer than this (the real path is part of it) is not served: one atomic pipe write. */
+export const MAX_REQUEST = 4000;
+
+export interface Request {
+  pid: number;
+  argc: number;
+  name: string;
+  real: string;
+}
+
+/** Parses a request line (without its newline); null when malformed. */
+export function parseRequest(line: string): Request | null {
+  const m = /^([1-9]\d{0,9}) (0|[1-9]\d{0,6}) ([A-Za-z0-9][A-Za-z0-9._+-]*) (\/.*)$/.exec(line);
+  if (!m || line.length > MAX_REQUEST) return null;
+  return { pid: Number(m[1]), argc: Number(m[2]), name: m[3]!, real: m[4]! };
+}
+
+/** Parses `done <pid>`; null otherwise. */
+export function parseDone(line: string): number | null {
+  const m = /^done ([1-9]\d{0,9})$/.exec(line);
+  return m ? Number(m[1]) : null;
+}
+
+export interface Output {
+  fd: 1 | 2;
+  text: string;
+}
+
+/** The frames of an answer: each output chunk in order, split into lines, then the last line. NUL
+ *  cannot pass through a shell variable and is dropped (no message the checker writes holds one). */
+export function frames(out: readonly Output[], last: string): string {
+  let s = '';
+  for (const { fd, text } of out) {
+    const parts = text.replace(/\0/g, '').split('\n');
+    const tail = parts.pop()!;
+    const [line, partial] = fd === 1 ? ['o', 'O'] : ['e', 'E'];
+    for (const p of parts) s += `${line}${p}\n`;
+    if (tail !== '') s += `${partial}${tail}\n`;
+  }
+  return s + last + '\n';
+}
+
+export const COLD = 'c';
