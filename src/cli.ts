@@ -12,9 +12,12 @@ import { configureShellInit } from './commands/shell-init.js';
 import { configureRun } from './commands/run.js';
 import { configureDoctor } from './commands/doctor.js';
 import { configureHookInstall } from './commands/hook-install.js';
+import { configureUninstall } from './commands/uninstall.js';
+import { configureCompletion } from './commands/completion.js';
 import type { Env } from './config.js';
+import { VERSION } from './version.js';
 
-export const VERSION = '0.1.0';
+export { VERSION };
 
 export interface IO {
   stdout(s: string): void;
@@ -49,6 +52,8 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string, int
   configureRun(program, ctx);
   configureDoctor(program, ctx);
   configureHookInstall(program, ctx);
+  configureUninstall(program, ctx);
+  configureCompletion(program, ctx);
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {
