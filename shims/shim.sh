@@ -154,7 +154,7 @@ fi
 #    shims get rendered again (docs/distribution.md).
 if ! [ -f "$ag_node" ] || ! [ -x "$ag_node" ]; then
   ag_fail "could not start: $ag_node is missing or not executable (Node moved or was upgraded?)" 127 \
-    "run 'agent-guard run -- true' once or start a new shell (they render the shims again for the node you have now; an install.sh prefix you cannot write: re-run install.sh); 'agent-guard doctor' tells more"
+    "run 'agent-guard run -- true' once or start a new shell (they render the shims again with the node you have now; an install.sh prefix you cannot write: re-run install.sh); 'agent-guard doctor' tells more"
 fi
 if ! [ -f "$ag_bundle" ] || ! [ -r "$ag_bundle" ]; then
   ag_fail "could not start: $ag_bundle is missing or unreadable (agent-guard upgraded, moved or removed?)" 127 \

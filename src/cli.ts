@@ -34,8 +34,9 @@ export interface CommandContext {
   interactive: boolean;
 }
 
-export function main(argv: readonly string[], env: Env, io: IO, cwd: string, interactive = false): number {
-  const ctx: CommandContext = { env, cwd, io, exitCode: 0, interactive };
+/** The commander program, every command configured against `ctx` (completion walks it too). */
+export function createProgram(ctx: CommandContext): Command {
+  const io = ctx.io;
   const program = new Command('agent-guard')
     .description('makes the destructive shell actions of AI coding agents reversible by default')
     .version(VERSION)
@@ -54,6 +55,12 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string, int
   configureHookInstall(program, ctx);
   configureUninstall(program, ctx);
   configureCompletion(program, ctx);
+  return program;
+}
+
+export function main(argv: readonly string[], env: Env, io: IO, cwd: string, interactive = false): number {
+  const ctx: CommandContext = { env, cwd, io, exitCode: 0, interactive };
+  const program = createProgram(ctx);
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {

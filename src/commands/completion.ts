@@ -227,7 +227,7 @@ function zshFunction(c: CmdSpec): string {
       `${name}() {`,
       '  local curcontext=$curcontext state line ret=1',
       '  local -a cmds',
-      `  _arguments -C -s : \\\n    ${specs.join(' \\\n    ')} && ret=0`,
+      `  _arguments -C -S -s : \\\n    ${specs.join(' \\\n    ')} && ret=0`,
       '  case $state in',
       '    cmd)',
       `      cmds=(\n${entries.join('\n')}\n      )`,
@@ -251,7 +251,7 @@ function zshFunction(c: CmdSpec): string {
     else if (a.variadic) specs.push(`'*:${zcolon(a.name)}:${act}'`);
     else specs.push(`'${i + 1}:${a.required ? '' : ':'}${zcolon(a.name)}:${act}'`);
   });
-  return `${name}() {\n  _arguments -s : \\\n    ${specs.join(' \\\n    ')}\n}`;
+  return `${name}() {\n  _arguments -S -s : \\\n    ${specs.join(' \\\n    ')}\n}`;
 }
 
 export function zshCompletion(root: CmdSpec): string {
