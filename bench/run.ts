@@ -1,7 +1,8 @@
 // `npm run bench`: what one decision costs, in process (µs per decide/classify) and as a whole CLI
 // process (ratio to a bare Node start measured in the same run). Method and findings:
 // docs/performance.md. Flags: --runs N (process pairs per row, default 30), --json, --check (exit 1
-// when a check is over the target; for local use, since shared CI machines are too noisy to gate on).
+// when a check is over the target; for local use, since shared CI machines are too noisy to gate on),
+// --no-recovery, --no-installed (skip those rows).
 import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -12,16 +13,19 @@ import { LINES, PROCESS_LINES } from './lines.js';
 import { compare, type ProcessTarget } from './process.js';
 import { renderText, type BenchResult } from './report.js';
 import { benchRecovery, renderRecovery, type RecoveryResult } from './recovery.js';
+import { benchInstalled, renderInstalled, type InstalledResult } from './installed.js';
 
 /** The project target: a check costs at most this many bare Node starts. */
 const TARGET_RATIO = 1.3;
 const BUNDLE = fileURLToPath(new URL('../dist/agent-guard.cjs', import.meta.url));
+const REPO = fileURLToPath(new URL('..', import.meta.url));
 
 interface Flags {
   runs: number;
   json: boolean;
   check: boolean;
   recovery: boolean;
+  installed: boolean;
 }
 
 function parseFlags(argv: readonly string[]): Flags {
@@ -32,11 +36,12 @@ function parseFlags(argv: readonly string[]): Flags {
       json: { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
       'no-recovery': { type: 'boolean', default: false },
+      'no-installed': { type: 'boolean', default: false },
     },
   });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${JSON.stringify(values.runs)}`);
-  return { runs, json: values.json, check: values.check, recovery: !values['no-recovery'] };
+  return { runs, json: values.json, check: values.check, recovery: !values['no-recovery'], installed: !values['no-installed'] };
 }
 
 /** The processes compared against the baseline: a check per cost class, and --version, which loads
@@ -52,13 +57,17 @@ function processTargets(inProcess: readonly InProcessRow[]): ProcessTarget[] {
 }
 
 /** Runs both measurements in one fixture; the process rows run in the workspace with HOME set to it. */
-function bench(fx: Fixture, flags: Flags): BenchResult {
+function bench(fx: Fixture, flags: Flags): BenchResult & { installed: InstalledResult | null } {
   if (!fs.existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
   const inProcess = measureInProcess(fx, LINES, { warmupMs: 100, budgetMs: 300, minSamples: 30 });
   // The fixture's minimal environment on both sides: the caller's NODE_OPTIONS or NODE_EXTRA_CA_CERTS
   // (the latter adds tens of ms to every Node start) would otherwise make the ratio depend on the shell.
   const spawn = { cwd: fx.ws, env: { ...fx.env } as NodeJS.ProcessEnv };
-  const rows = processTargets(inProcess).map((t) => compare(t, { runs: flags.runs, warmup: 3, spawn }));
+  const targets = processTargets(inProcess);
+  const rows = targets.map((t) => compare(t, { runs: flags.runs, warmup: 3, spawn }));
+  // Start-up of the installed CLI (the npm package laid out as npm i -g does) against the checkout's.
+  const check = targets.find((t) => t.name === 'check -- "rm -rf build"') ?? targets[1]!;
+  const installed = flags.installed ? benchInstalled(REPO, BUNDLE, { runs: flags.runs, cwd: fx.ws, env: spawn.env, check: { line: check.args.at(-1)!, expect: check.expect } }) : null;
   const cpus = os.cpus();
   return {
     node: process.versions.node,
@@ -71,13 +80,14 @@ function bench(fx: Fixture, flags: Flags): BenchResult {
     inProcess,
     process: rows,
     pass: rows.every((r) => !r.gated || r.ratio <= TARGET_RATIO),
+    installed,
   };
 }
 
 function main(): number {
   const flags = parseFlags(process.argv.slice(2));
   const fx = makeFixture();
-  let result: BenchResult;
+  let result: BenchResult & { installed: InstalledResult | null };
   try {
     result = bench(fx, flags);
   } finally {
@@ -85,7 +95,9 @@ function main(): number {
   }
   // The recovery rows (issue 3): a 100,000-file relocation against rm -rf, and restore list at scale.
   const recovery: RecoveryResult | null = flags.recovery ? benchRecovery(BUNDLE, { files: 100_000, transactions: 10_000, runs: Math.min(flags.runs, 10) }) : null;
-  process.stdout.write(flags.json ? JSON.stringify({ ...result, recovery }, null, 2) + '\n' : renderText(result) + (recovery ? renderRecovery(recovery) : ''));
+  process.stdout.write(
+    flags.json ? JSON.stringify({ ...result, recovery }, null, 2) + '\n' : renderText(result) + (result.installed ? renderInstalled(result.installed) + '\n' : '') + (recovery ? renderRecovery(recovery) : ''),
+  );
   return flags.check && !result.pass ? 1 : 0;
 }
 
