@@ -5,8 +5,10 @@
 #   ./install.sh --uninstall [--prefix DIR]
 #                                    remove exactly what the install list names
 #
-# Installs from this checkout (building dist/agent-guard.cjs first if it is missing):
+# Installs from this checkout, or from the npm package it came in (building dist/agent-guard.cjs
+# first if it is missing):
 #   <prefix>/lib/agent-guard.cjs   the bundled CLI            <prefix>/lib/shim.sh   the shim template
+#   <prefix>/lib/*.cjs             the other bundles of dist/ (scripts/build.mjs: a Node preload, ...)
 #   <prefix>/bin/agent-guard       launcher: exec <node> <prefix>/lib/agent-guard.cjs "$@"
 #   <prefix>/shims/                rendered shims + marker    <prefix>/shell/        bash/zsh hooks
 #   <prefix>/.agent-guard-install  every file and directory installed (read by --uninstall)
@@ -135,7 +137,7 @@ fi
 case $0 in */*) src=${0%/*} ;; *) src=. ;; esac
 src=$(cd "$src" && pwd -P) || die "cannot find the checkout install.sh belongs to"
 { [ -f "$src/package.json" ] && [ -f "$src/shims/shim.sh" ] && [ -f "$src/shell/guard.bash" ]; } ||
-  die "$src is not an agent-guard checkout: run install.sh from the repository"
+  die "$src is not an agent-guard checkout or package: run install.sh from the repository (or the unpacked npm package)"
 
 if [ -e "$prefix" ] || [ -L "$prefix" ]; then
   [ -d "$prefix" ] || die "refusing prefix $prefix: it exists and is not a directory"
@@ -205,12 +207,22 @@ $1"
 mkd .
 for d in lib bin shims shell shell/zsh; do mkd "$d"; done
 
+# The other bundles of dist/ (not agent-guard.cjs), by name.
+extra=''
+set +f
+for b in "$src"/dist/*.cjs; do
+  b=${b##*/}
+  case $b in agent-guard.cjs | '*.cjs') ;; *[!A-Za-z0-9._-]*) die "refusing the bundle name $b" ;; *) extra="$extra${nl}$b" ;; esac
+done
+set -f
+
 files='lib/agent-guard.cjs
 lib/shim.sh
 bin/agent-guard
 shell/guard.bash
 shell/guard.zsh'
 for z in $zfiles; do files="$files${nl}shell/zsh/$z"; done
+for b in $extra; do files="$files${nl}lib/$b"; done
 
 # The list: files, then the directories install.sh created, deepest first (uninstall order).
 list_text() { # FILE-LIST (newline separated)
@@ -253,6 +265,7 @@ all=$(printf '%s\n' "$files" "$old_files" | awk 'NF && !seen[$0]++')
 write_list "$all"
 
 put "$bundle" lib/agent-guard.cjs 755
+for b in $extra; do put "$src/dist/$b" "lib/$b" 644; done
 put "$src/shims/shim.sh" lib/shim.sh 644
 put "$src/shell/guard.bash" shell/guard.bash 644
 put "$src/shell/guard.zsh" shell/guard.zsh 644
@@ -260,9 +273,13 @@ for z in $zfiles; do put "$src/shell/zsh/$z" "shell/zsh/$z" 644; done
 
 # The launcher: node and bundle baked in, single-quoted.
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+# When that node is gone (Node moved or upgraded), the node on PATH runs the bundle: its run and
+# shell-init then render the shims again for it, where they can write (docs/distribution.md).
 put_text bin/agent-guard 755 "#!/bin/sh
 # agent-guard launcher, written by install.sh: this installation's node and bundle.
-exec $(q "$node") $(q "$prefix/lib/agent-guard.cjs") \"\$@\"
+if [ -x $(q "$node") ]; then exec $(q "$node") $(q "$prefix/lib/agent-guard.cjs") \"\$@\"; fi
+# That node is gone: the one on PATH (re-run install.sh to bake it in).
+exec node $(q "$prefix/lib/agent-guard.cjs") \"\$@\"
 "
 
 # The shims, rendered by the installed bundle itself (shell-init --write-shims prints the paths).

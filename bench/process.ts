@@ -13,6 +13,10 @@ export interface ProcessTarget {
   gated: boolean;
   /** stdout must match, so the benchmark never times an error path by accident. */
   expect: RegExp;
+  /** The program to spawn with `args` (default: this node). */
+  command?: string;
+  /** What the row is compared against (default: this node with BASELINE_ARGS). */
+  baseline?: { command?: string; args: readonly string[]; expect?: RegExp };
 }
 
 export interface ProcessOptions {
@@ -37,14 +41,15 @@ export interface ProcessRow {
 
 export const BASELINE_ARGS: readonly string[] = ['-e', ''];
 
-/** Spawns node with args and returns the wall time in ms; throws if it failed or printed the unexpected. */
-function timeNode(args: readonly string[], opts: SpawnSyncOptions, expect: RegExp | null): number {
+/** Spawns `command` (default: node) with args and returns the wall time in ms; throws if it failed
+ *  or printed the unexpected. */
+function timeNode(args: readonly string[], opts: SpawnSyncOptions, expect: RegExp | null, command = process.execPath): number {
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { ...opts, encoding: 'utf8' });
+  const r = spawnSync(command, args, { ...opts, encoding: 'utf8' });
   const ms = elapsedNs(t) / 1e6;
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  if (expect && !expect.test(r.stdout)) throw new Error(`node ${args.join(' ')} printed ${JSON.stringify(r.stdout)}, expected ${expect}`);
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (expect && !expect.test(r.stdout)) throw new Error(`${command} ${args.join(' ')} printed ${JSON.stringify(r.stdout)}, expected ${expect}`);
   return ms;
 }
 
@@ -53,8 +58,8 @@ export function compare(target: ProcessTarget, opts: ProcessOptions): ProcessRow
   const base: number[] = [];
   const subject: number[] = [];
   for (let i = 0; i < opts.warmup + opts.runs; i++) {
-    const b = timeNode(BASELINE_ARGS, opts.spawn, null);
-    const s = timeNode(target.args, opts.spawn, target.expect);
+    const b = target.baseline ? timeNode(target.baseline.args, opts.spawn, target.baseline.expect ?? null, target.baseline.command) : timeNode(BASELINE_ARGS, opts.spawn, null);
+    const s = timeNode(target.args, opts.spawn, target.expect, target.command);
     if (i < opts.warmup) continue;
     base.push(b);
     subject.push(s);

@@ -2,8 +2,9 @@
 // process (ratio to a bare Node start measured in the same run), and living in a guarded session
 // (bench/session.ts). Method and findings: docs/performance.md. Flags: --runs N (process pairs per
 // row, default 30), --json, --check (exit 1 when a check is over the target; for local use, since
-// shared CI machines are too noisy to gate on), --no-recovery, --no-session, --session-only,
-// --session-reps N (default 3), --session-rows REGEX (only the session rows whose name matches).
+// shared CI machines are too noisy to gate on), --no-recovery, --no-installed, --no-session,
+// --session-only, --session-reps N (default 3), --session-rows REGEX (only the session rows whose
+// name matches).
 import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -15,10 +16,12 @@ import { compare, type ProcessTarget } from './process.js';
 import { renderText, type BenchResult } from './report.js';
 import { benchRecovery, renderRecovery, type RecoveryResult } from './recovery.js';
 import { benchSession, renderSession, type SessionResult } from './session.js';
+import { benchInstalled, renderInstalled, type InstalledResult } from './installed.js';
 
 /** The project target: a check costs at most this many bare Node starts. */
 const TARGET_RATIO = 1.3;
 const BUNDLE = fileURLToPath(new URL('../dist/agent-guard.cjs', import.meta.url));
+const REPO = fileURLToPath(new URL('..', import.meta.url));
 
 interface Flags {
   runs: number;
@@ -29,6 +32,7 @@ interface Flags {
   sessionOnly: boolean;
   sessionReps: number;
   sessionRows: RegExp | undefined;
+  installed: boolean;
 }
 
 function parseFlags(argv: readonly string[]): Flags {
@@ -43,6 +47,7 @@ function parseFlags(argv: readonly string[]): Flags {
       'session-only': { type: 'boolean', default: false },
       'session-reps': { type: 'string', default: '3' },
       'session-rows': { type: 'string' },
+      'no-installed': { type: 'boolean', default: false },
     },
   });
   const runs = Number(values.runs);
@@ -54,6 +59,7 @@ function parseFlags(argv: readonly string[]): Flags {
     json: values.json,
     check: values.check,
     recovery: !values['no-recovery'],
+    installed: !values['no-installed'],
     session: !values['no-session'],
     sessionOnly: values['session-only'],
     sessionReps,
@@ -74,13 +80,17 @@ function processTargets(inProcess: readonly InProcessRow[]): ProcessTarget[] {
 }
 
 /** Runs both measurements in one fixture; the process rows run in the workspace with HOME set to it. */
-function bench(fx: Fixture, flags: Flags): BenchResult {
+function bench(fx: Fixture, flags: Flags): BenchResult & { installed: InstalledResult | null } {
   if (!fs.existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
   const inProcess = measureInProcess(fx, LINES, { warmupMs: 100, budgetMs: 300, minSamples: 30 });
   // The fixture's minimal environment on both sides: the caller's NODE_OPTIONS or NODE_EXTRA_CA_CERTS
   // (the latter adds tens of ms to every Node start) would otherwise make the ratio depend on the shell.
   const spawn = { cwd: fx.ws, env: { ...fx.env } as NodeJS.ProcessEnv };
-  const rows = processTargets(inProcess).map((t) => compare(t, { runs: flags.runs, warmup: 3, spawn }));
+  const targets = processTargets(inProcess);
+  const rows = targets.map((t) => compare(t, { runs: flags.runs, warmup: 3, spawn }));
+  // Start-up of the installed CLI (the npm package laid out as npm i -g does) against the checkout's.
+  const check = targets.find((t) => t.name === 'check -- "rm -rf build"') ?? targets[1]!;
+  const installed = flags.installed ? benchInstalled(REPO, BUNDLE, { runs: flags.runs, cwd: fx.ws, env: spawn.env, check: { line: check.args.at(-1)!, expect: check.expect } }) : null;
   const cpus = os.cpus();
   return {
     node: process.versions.node,
@@ -93,6 +103,7 @@ function bench(fx: Fixture, flags: Flags): BenchResult {
     inProcess,
     process: rows,
     pass: rows.every((r) => !r.gated || r.ratio <= TARGET_RATIO),
+    installed,
   };
 }
 
@@ -104,7 +115,7 @@ function main(): number {
     return 0;
   }
   const fx = makeFixture();
-  let result: BenchResult;
+  let result: BenchResult & { installed: InstalledResult | null };
   try {
     result = bench(fx, flags);
   } finally {
@@ -115,7 +126,9 @@ function main(): number {
   // Living in a guarded session (issue 13): workloads guarded and plain, in the sandbox.
   const session: SessionResult | null = flags.session ? benchSession(BUNDLE, { reps: flags.sessionReps, steady: true, only: flags.sessionRows }) : null;
   process.stdout.write(
-    flags.json ? JSON.stringify({ ...result, recovery, session }, null, 2) + '\n' : renderText(result) + (recovery ? renderRecovery(recovery) : '') + (session ? renderSession(session) : ''),
+    flags.json
+      ? JSON.stringify({ ...result, recovery, session }, null, 2) + '\n'
+      : renderText(result) + (result.installed ? renderInstalled(result.installed) + '\n' : '') + (recovery ? renderRecovery(recovery) : '') + (session ? renderSession(session) : ''),
   );
   return flags.check && !result.pass ? 1 : 0;
 }

@@ -1,19 +1,41 @@
-// Bundles the CLI into one CommonJS file: every destructive command pays one Node start, and one
-// file (no module graph to resolve) is the cheapest form measured (docs/performance.md).
+// Bundles the CLI into one CommonJS file per entry: every destructive command pays one Node start,
+// and one file (no module graph to resolve) is the cheapest form measured (docs/performance.md).
+//
+// ENTRIES is the list of bundles: each is self-contained (no runtime dependency: the npm package
+// ships no node_modules), lands in dist/<out>.cjs, is shipped by package.json ("dist/*.cjs") and
+// installed by install.sh into <prefix>/lib/ (docs/distribution.md). dist/ holds exactly these
+// bundles afterwards: a .cjs left over from an older entry list is removed, so it cannot be packed.
+// The version in package.json is compiled in (AG_VERSION, src/version.ts).
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 
-const outfile = 'dist/agent-guard.cjs';
-await build({
-  entryPoints: ['src/bin.ts'],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minify: true,
-  legalComments: 'none',
-  banner: { js: '#!/usr/bin/env node' },
-  logLevel: 'warning',
-});
-chmodSync(outfile, 0o755);
+const repo = path.resolve(import.meta.dirname, '..');
+const outdir = path.join(repo, 'dist');
+
+/** `in`: the entry module; `out`: the bundle's name in dist/ (without .cjs); `bin`: executable,
+ *  with a node shebang (the CLI; the others are loaded by it or by Node). */
+const ENTRIES = [{ in: 'src/bin.ts', out: 'agent-guard', bin: true }];
+
+const { version } = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
+
+for (const e of ENTRIES) {
+  const outfile = path.join(outdir, `${e.out}.cjs`);
+  await build({
+    entryPoints: [path.join(repo, e.in)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    define: { AG_VERSION: JSON.stringify(version) },
+    ...(e.bin ? { banner: { js: '#!/usr/bin/env node' } } : {}),
+    logLevel: 'warning',
+  });
+  chmodSync(outfile, e.bin ? 0o755 : 0o644);
+}
+
+const wanted = new Set(ENTRIES.map((e) => `${e.out}.cjs`));
+for (const f of readdirSync(outdir)) if (f.endsWith('.cjs') && !wanted.has(f)) rmSync(path.join(outdir, f));

@@ -193,20 +193,22 @@ fi
 # 6. Cold path: the checker decides on the concrete argv, does any compensation, and writes one
 #    directive line to fd 3; its stdout and stderr are ours. An empty NODE_EXTRA_CA_CERTS spares
 #    Node loading a CA bundle it does not need (docs/shims.md).
+#    A missing node or bundle is an upgrade, a moved Node or an uninstall: the fix says how these
+#    shims get rendered again (docs/distribution.md).
 if [ -z "$ag_dir" ]; then
   if ! [ -f "$ag_node" ] || ! [ -x "$ag_node" ]; then
-    ag_fail "could not start: $ag_node is missing or not executable" 127 \
-      "check that $ag_node exists, or reinstall agent-guard with install.sh"
+    ag_fail "could not start: $ag_node is missing or not executable (Node moved or was upgraded?)" 127 \
+      "run 'agent-guard run -- true' once or start a new shell (they render the shims again with the node you have now; an install.sh prefix you cannot write: re-run install.sh); 'agent-guard doctor' tells more"
   fi
   if ! [ -f "$ag_bundle" ] || ! [ -r "$ag_bundle" ]; then
-    ag_fail "could not start: $ag_bundle is missing or unreadable" 127 \
-      "reinstall agent-guard with install.sh"
+    ag_fail "could not start: $ag_bundle is missing or unreadable (agent-guard upgraded, moved or removed?)" 127 \
+      "start a new shell, so that 'agent-guard shell-init' puts the shims of the agent-guard you have now on PATH, or reinstall agent-guard (npm i -g agent-guard, or install.sh); 'agent-guard doctor' tells more"
   fi
   { ag_dir=$(NODE_EXTRA_CA_CERTS='' "$ag_node" "$ag_bundle" shim "$ag_name" "$ag_real" -- "$@" 3>&1 1>&4 4>&-); ag_rc=$?; } 4>&1
 fi
 
 # The directive decides; the checker's exit status matters only when there is no valid directive.
-ag_fix="run 'agent-guard doctor', or reinstall agent-guard with install.sh"
+ag_fix="run 'agent-guard doctor', or reinstall agent-guard (npm i -g agent-guard, or install.sh)"
 case $ag_dir in
   run)
     ag_exec 1 "$@"

@@ -12,9 +12,12 @@ import { configureShellInit } from './commands/shell-init.js';
 import { configureRun } from './commands/run.js';
 import { configureDoctor } from './commands/doctor.js';
 import { configureHookInstall } from './commands/hook-install.js';
+import { configureUninstall } from './commands/uninstall.js';
+import { configureCompletion } from './commands/completion.js';
 import type { Env } from './config.js';
+import { VERSION } from './version.js';
 
-export const VERSION = '0.1.0';
+export { VERSION };
 
 export interface IO {
   stdout(s: string): void;
@@ -31,8 +34,9 @@ export interface CommandContext {
   interactive: boolean;
 }
 
-export function main(argv: readonly string[], env: Env, io: IO, cwd: string, interactive = false): number {
-  const ctx: CommandContext = { env, cwd, io, exitCode: 0, interactive };
+/** The commander program, every command configured against `ctx` (completion walks it too). */
+export function createProgram(ctx: CommandContext): Command {
+  const io = ctx.io;
   const program = new Command('agent-guard')
     .description('makes the destructive shell actions of AI coding agents reversible by default')
     .version(VERSION)
@@ -49,6 +53,14 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string, int
   configureRun(program, ctx);
   configureDoctor(program, ctx);
   configureHookInstall(program, ctx);
+  configureUninstall(program, ctx);
+  configureCompletion(program, ctx);
+  return program;
+}
+
+export function main(argv: readonly string[], env: Env, io: IO, cwd: string, interactive = false): number {
+  const ctx: CommandContext = { env, cwd, io, exitCode: 0, interactive };
+  const program = createProgram(ctx);
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {

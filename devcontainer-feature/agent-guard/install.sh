@@ -6,9 +6,10 @@
 # (default /usr/local/agent-guard). From the tooling: _REMOTE_USER, _REMOTE_USER_HOME
 # (_CONTAINER_USER, _CONTAINER_USER_HOME as fallbacks).
 #
-# Where the agent-guard sources come from: $AGENT_GUARD_SOURCE (a checkout, or a copy holding
-# install.sh, package.json, dist/, shims/, shell/), else <this directory>/agent-guard-src, the copy
-# the packaging step puts next to this file (docs/devcontainer.md).
+# Where the agent-guard sources come from: $AGENT_GUARD_SOURCE (a checkout, a copy holding
+# install.sh, package.json, dist/, shims/, shell/, or the npm package's tarball), else
+# <this directory>/agent-guard-src, the copy the packaging step puts next to this file, else the one
+# npm package tarball agent-guard-*.tgz next to this file (docs/devcontainer.md).
 #
 # AGENT_GUARD_FEATURE_ROOT (tests only; empty in production) is put in front of every system path
 # written: /etc/profile.d/agent-guard.sh, /etc/bash.bashrc, /etc/zsh/zshenv. The install prefix is
@@ -57,7 +58,27 @@ fi
 # ------------------------------------------------------------- install agent-guard itself
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 here=$(cd "$here" && pwd -P)
-src=${AGENT_GUARD_SOURCE:-$here/agent-guard-src}
+src=${AGENT_GUARD_SOURCE-}
+if [ -z "$src" ]; then
+  src=$here/agent-guard-src
+  if [ ! -d "$src" ]; then
+    set -- "$here"/agent-guard-*.tgz
+    if [ $# -eq 1 ] && [ -f "$1" ]; then src=$1; fi
+    [ $# -le 1 ] || die "more than one agent-guard-*.tgz in $here: keep one"
+  fi
+fi
+# The npm package (npm pack): unpacked into a temporary directory; it holds install.sh and the
+# built bundle, so nothing is built and no registry is needed.
+unpacked=''
+case $src in
+  *.tgz)
+    [ -f "$src" ] || die "no agent-guard package at $src"
+    unpacked=$(mktemp -d) || die "cannot make a temporary directory"
+    trap 'rm -rf -- "$unpacked"' EXIT
+    tar -xzf "$src" -C "$unpacked" || die "cannot unpack $src"
+    src=$unpacked/package
+    ;;
+esac
 [ -f "$src/install.sh" ] || die "no agent-guard sources at $src (set AGENT_GUARD_SOURCE, or package them next to this file: docs/devcontainer.md)"
 command -v node >/dev/null 2>&1 || die "node not found on PATH: install Node 20.16 or newer first (e.g. the ghcr.io/devcontainers/features/node feature)"
 mkdir -p -- "${prefix%/*}"

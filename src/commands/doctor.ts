@@ -9,7 +9,7 @@ import { loadConfig, type Env } from '../config.js';
 import { discoverWorkspace } from '../probe/index.js';
 import { findReal, isShimDir } from '../shell/realbin.js';
 import { HARNESSES, wiredHarnesses } from '../adapters/install.js';
-import { currentLayout, hasMarker, sameFile, shimFiles, type Layout } from '../shell/layout.js';
+import { currentLayout, hasMarker, INSTALL_HINT, KIND_NAME, sameFile, shimFiles, type Layout } from '../shell/layout.js';
 import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
 import { toolManagersOnPath } from '../shell/toolmanagers.js';
 
@@ -67,9 +67,9 @@ export interface DoctorInputs {
 const check = (id: string, status: CheckStatus, detail: string, fix: string | null = null): Check => ({ id, status, detail, fix: status === 'ok' ? null : fix });
 
 function reinstallFix(layout: Layout): string {
-  return layout.kind === 'install'
-    ? `re-run install.sh --prefix ${layout.root}`
-    : "run 'agent-guard shell-init bash >/dev/null' or 'agent-guard run -- true' once: they write the shims of a checkout";
+  return layout.userShims
+    ? `run 'agent-guard run -- true' (or 'agent-guard shell-init bash >/dev/null') once: it renders this user's shims into ${layout.shimDir}`
+    : `re-run install.sh --prefix ${layout.root} (or, when you can write ${layout.shimDir}, run 'agent-guard run -- true' once: it renders the shims for the current node)`;
 }
 
 export function nodeCheck(version: string): Check {
@@ -79,18 +79,20 @@ export function nodeCheck(version: string): Check {
     'node.version',
     good ? 'ok' : 'fail',
     `node ${version}${good ? '' : `, older than ${MIN_NODE.join('.')}`}`,
-    `install Node ${MIN_NODE.join('.')} or newer, then re-run install.sh`,
+    `install Node ${MIN_NODE.join('.')} or newer, then reinstall agent-guard with it (npm i -g agent-guard, or install.sh)`,
   );
 }
 
 function shimChecks(layout: Layout, node: string): Check[] {
   const out: Check[] = [];
   const dirOk = fs.existsSync(layout.shimDir) && hasMarker(layout.shimDir);
+  // Where the shims are, and why there: a package or a checkout is never written to.
+  const whose = layout.userShims ? `this user's shims of the ${KIND_NAME[layout.kind]} ${layout.root}` : `the shims of the installation ${layout.root}`;
   out.push(
     check(
       'shims.dir',
       dirOk ? 'ok' : 'fail',
-      dirOk ? `${layout.shimDir} (marked)` : fs.existsSync(layout.shimDir) ? `${layout.shimDir} has no .agent-guard-shims marker` : `${layout.shimDir} does not exist`,
+      dirOk ? `${layout.shimDir} (marked; ${whose})` : fs.existsSync(layout.shimDir) ? `${layout.shimDir} has no .agent-guard-shims marker (${whose})` : `${layout.shimDir} does not exist (${whose})`,
       reinstallFix(layout),
     ),
   );
@@ -99,7 +101,7 @@ function shimChecks(layout: Layout, node: string): Check[] {
       ok: `${s.file}`,
       missing: `${s.file} is missing`,
       'not-executable': `${s.file} is not executable`,
-      stale: `${s.file} was not rendered from ${layout.template} for node ${node} and bundle ${layout.bundle}${s.node && !sameFile(s.node, node) ? ` (it runs ${s.node})` : ''}`,
+      stale: `${s.file} was not rendered from ${layout.template} for node ${node} and bundle ${layout.bundle}${s.node && !sameFile(s.node, node) ? ` (it runs ${s.node}${fs.existsSync(s.node) ? '' : ', which does not exist: the shim refuses every checked call'})` : ''}`,
     }[s.state];
     out.push(check(`shim.${s.name}`, s.state === 'ok' ? 'ok' : 'fail', detail, reinstallFix(layout)));
   }
@@ -298,14 +300,14 @@ export function doctorChecks(inp: DoctorInputs): Check[] {
   const checks: Check[] = [nodeCheck(inp.nodeVersion)];
   const layout = inp.layout;
   if (layout instanceof Error) {
-    const fix = 'install agent-guard with install.sh, and run the installed bin/agent-guard';
+    const fix = INSTALL_HINT;
     checks.push(check('bundle', 'fail', layout.message, fix));
     const skipped = 'not checked: no installation found';
     for (const id of ['shims.dir', ...SHIM_NAMES.map((n) => `shim.${n}`), 'path.shims-first']) checks.push(check(id, 'fail', skipped, fix));
     checks.push(...realChecks(inp.env));
     for (const id of ['hook.bash-env', 'hook.zdotdir', 'hook.env']) checks.push(check(id, 'warn', skipped, fix));
   } else {
-    checks.push(check('bundle', 'ok', `${layout.bundle} (${layout.kind === 'install' ? 'installation' : 'checkout'} ${layout.root})`));
+    checks.push(check('bundle', 'ok', `${layout.bundle} (${KIND_NAME[layout.kind]} ${layout.root})`));
     checks.push(...shimChecks(layout, inp.node), pathCheck(layout, inp.env), ...realChecks(inp.env), ...hookChecks(layout, inp.env));
   }
   checks.push(...toolManagerChecks(inp.env));

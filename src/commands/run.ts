@@ -17,7 +17,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../cli.js';
 import type { Env } from '../config.js';
-import { currentLayout, LayoutError, prepareShims, prependPath, type Layout } from '../shell/layout.js';
+import { currentLayout, INSTALL_HINT, LayoutError, prepareShims, prependPath, type Layout } from '../shell/layout.js';
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
 import { stopChecker } from '../checker/start.js';
 
@@ -110,7 +110,7 @@ export function startRun(command: string[], opts: RunOptions, ctx: CommandContex
     const { warning } = prepareShims(layout, node);
     if (warning !== null) ctx.io.stderr(`agent-guard run: warning: ${warning}\n`);
   } catch (err) {
-    const hint = err instanceof LayoutError ? ' (install agent-guard with install.sh)' : '';
+    const hint = err instanceof LayoutError ? ` (${INSTALL_HINT})` : '';
     return fail(RUN_EXIT.SETUP, `cannot set up the guard, nothing was run: ${(err as Error).message}${hint}`);
   }
   const session = opts.session ?? (ctx.env.AGENT_GUARD_SESSION || newRunSession());

@@ -8,7 +8,8 @@
 // AGENT_GUARD_CHECKER_OWNER=$$: it ends with the shell), puts the shim directory first on PATH
 // (once, however often it is eval'd) and sources the guard for the current interactive shell.
 // Absolute paths are baked in.
-// A checkout's shims are (re)written into the per-user cache first (src/shell/layout.ts).
+// The shims of a package or a checkout are (re)written into the per-user data directory first
+// (src/shell/layout.ts).
 //
 // Internal, for install.sh: `shell-init --write-shims DIR [--node PATH] [--template PATH]` renders
 // the shims of this bundle into DIR and prints the paths written, one per line.
@@ -16,7 +17,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../cli.js';
 import type { Env } from '../config.js';
-import { currentLayout, LayoutError, prepareShims, prependPath, runningBundle, type Layout } from '../shell/layout.js';
+import { currentLayout, INSTALL_HINT, LayoutError, prepareShims, prependPath, runningBundle, type Layout } from '../shell/layout.js';
 import { writeShims } from '../shell/shims.js';
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
 
@@ -133,7 +134,7 @@ export function runShellInit(shell: string | undefined, opts: ShellInitOptions, 
     const { warning } = prepareShims(layout, node);
     if (warning !== null) ctx.io.stderr(`agent-guard shell-init: warning: ${warning}\n`);
   } catch (e) {
-    const hint = e instanceof LayoutError ? ' (install agent-guard with install.sh)' : '';
+    const hint = e instanceof LayoutError ? ` (${INSTALL_HINT})` : '';
     return err(`${(e as Error).message}${hint}`);
   }
   const base = ctx.env[CHECKER_ENV.dir] ? null : checkerBase(ctx.env);

@@ -28,7 +28,8 @@ export function zoneQuarantine(kind: ZoneKind, root: string, uid: number): strin
   return kind === 'temp' ? path.posix.join(root, `.agent-trash-${uid}`) : path.posix.join(root, 'agent-guard', 'trash');
 }
 
-/** agent-guard's own directory in the cache zone (its shims, its quarantine): never scratch. */
+/** agent-guard's own directory in the cache zone (its quarantine; a checkout's shims, before they
+ *  moved to the data directory): never scratch. */
 export function cacheOwnDir(root: string): string {
   return path.posix.join(root, 'agent-guard');
 }

@@ -1,11 +1,18 @@
-// Where the files of an agent-guard installation are (docs/install.md): the bundle, the shim
-// template, the shell hooks, the shim directory. Two kinds:
+// Where the files of an agent-guard installation are (docs/install.md, docs/distribution.md): the
+// bundles, the shim template, the shell hooks, the shim directory. Three kinds:
 //
-// - an installation made by install.sh: `<prefix>/lib/agent-guard.cjs` is the running bundle; the
-//   prefix holds lib/shim.sh, bin/agent-guard, shims/, shell/ and the install list;
-// - a checkout: `<repo>/dist/agent-guard.cjs`; the checkout's shell/ and shims/shim.sh are used, and
-//   the shims are rendered into a per-user cache directory,
-//   `$XDG_CACHE_HOME/agent-guard/<hash of the bundle path>/shims` (default `~/.cache/...`).
+// - `install`: made by install.sh. `<prefix>/lib/agent-guard.cjs` is the running bundle; the prefix
+//   holds lib/shim.sh, bin/agent-guard, shims/ (rendered by install.sh), shell/ and the install list;
+// - `package`: the npm package, wherever a package manager put it (`npm i -g`, `npx`, `pnpm dlx`):
+//   `<pkg>/dist/agent-guard.cjs` in a directory `node_modules/[@scope/]<pkg>`, with shims/shim.sh
+//   and shell/ beside it;
+// - `checkout`: the same files in a source tree (`<repo>/dist/agent-guard.cjs`).
+//
+// A package and a checkout are never written to (a package directory is replaced whole by an
+// upgrade and often belongs to root): their shims are rendered into a per-user directory,
+// `$XDG_DATA_HOME/agent-guard/<hash of the bundle path>/shims` (userShimDir), by run and shell-init.
+//
+// The other bundles of scripts/build.mjs (a Node preload, ...) lie beside the main one: lib/ or dist/.
 //
 // The functions take explicit paths: `__filename` exists in the CJS bundle only (runningBundle()).
 import fs from 'node:fs';
@@ -14,21 +21,25 @@ import path from 'node:path';
 import type { Env } from '../config.js';
 import { renderShim, SHIM_MARKER, SHIM_NAMES, writeShims, type ShimName } from './shims.js';
 
-/** The bundle's file name, in lib/ (installed) or dist/ (checkout). */
+/** The bundle's file name, in lib/ (installed) or dist/ (package, checkout). */
 export const BUNDLE_NAME = 'agent-guard.cjs';
+/** The Node preload bundle's file name, beside the CLI bundle (Layout.preload). */
+export const PRELOAD_NAME = 'agent-guard-preload.cjs';
 /** The list of everything install.sh installed, relative to the prefix (read by --uninstall). */
 export const INSTALL_LIST = '.agent-guard-install';
 /** The startup files of the zsh ZDOTDIR wrapper (shell/zsh/). */
 export const ZSH_WRAPPER_FILES = ['.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout'] as const;
 
-export type LayoutKind = 'install' | 'checkout';
+export type LayoutKind = 'install' | 'package' | 'checkout';
 
 export interface Layout {
   kind: LayoutKind;
-  /** The installation prefix, or the checkout's root. */
+  /** The installation prefix, the package directory, or the checkout's root. */
   root: string;
   /** The bundled CLI (absolute). */
   bundle: string;
+  /** Where the Node preload bundle lives, beside the CLI bundle (it may not exist). */
+  preload: string;
   /** The shim template the shims are rendered from. */
   template: string;
   /** The directory holding guard.bash, guard.zsh and zsh/. */
@@ -39,15 +50,23 @@ export interface Layout {
   guardZsh: string;
   /** ZDOTDIR target: the wrapper directory. */
   zdotdir: string;
-  /** The shim directory (rendered shims + marker). */
+  /** The shim directory (rendered shims + marker): `<prefix>/shims`, or the per-user one. */
   shimDir: string;
-  /** install: `<prefix>/bin/agent-guard`; checkout: null. */
+  /** True when shimDir is the per-user directory run and shell-init render (package, checkout). */
+  userShims: boolean;
+  /** install: `<prefix>/bin/agent-guard`; otherwise null. */
   launcher: string | null;
-  /** install: `<prefix>/.agent-guard-install`; checkout: null. */
+  /** install: `<prefix>/.agent-guard-install`; otherwise null. */
   installList: string | null;
 }
 
+/** What a kind of installation is called in messages. */
+export const KIND_NAME: Record<LayoutKind, string> = { install: 'installation', package: 'npm package', checkout: 'checkout' };
+
 export class LayoutError extends Error {}
+
+/** How to get an installation, for the messages of a bundle that found none. */
+export const INSTALL_HINT = 'install agent-guard with npm (npm i -g agent-guard) or with install.sh from a clone, and run that agent-guard';
 
 /** The bundle this code runs from: `__filename` in the CJS bundle; null under vitest/tsx (ESM, no
  *  `__filename`) or when the module is not the bundle. */
@@ -64,14 +83,23 @@ const isFile = (p: string): boolean => {
   }
 };
 
-/** The per-user cache directory of a checkout bundle's shims. */
-export function checkoutShimDir(bundle: string, env: Env): string {
-  const xdg = env.XDG_CACHE_HOME;
+/** The per-user data directory of agent-guard: `$XDG_DATA_HOME/agent-guard` (absolute), else
+ *  `~/.local/share/agent-guard`. Data, not cache: a cache cleaner that removed the shims would leave
+ *  the shells that have them on PATH running the real rm (docs/distribution.md). */
+export function userDataDir(env: Env): string {
+  const xdg = env.XDG_DATA_HOME;
   const home = env.HOME ? env.HOME : os.homedir();
-  const cache = xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache');
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share'), 'agent-guard');
+}
+
+/** The per-user shim directory of a package or checkout bundle:
+ *  `<userDataDir>/<first 16 hex of sha256(absolute bundle path)>/shims`. Keyed by the bundle's path,
+ *  not its version: an upgrade in place (same path) rewrites the very directory live shells have on
+ *  PATH, and two installations (a checkout and a global package) never rewrite each other's. */
+export function userShimDir(bundle: string, env: Env): string {
   // node:crypto on first use: the bundle's start-up (every check) does not pay for it.
   const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(path.resolve(bundle)).digest('hex').slice(0, 16);
-  return path.join(cache, 'agent-guard', hash, 'shims');
+  return path.join(userDataDir(env), hash, 'shims');
 }
 
 /** The layout of an installation prefix made by install.sh (paths only; nothing is checked). */
@@ -82,49 +110,62 @@ export function installLayout(prefix: string): Layout {
     kind: 'install',
     root,
     bundle: path.join(root, 'lib', BUNDLE_NAME),
+    preload: path.join(root, 'lib', PRELOAD_NAME),
     template: path.join(root, 'lib', 'shim.sh'),
     shellDir,
     guardBash: path.join(shellDir, 'guard.bash'),
     guardZsh: path.join(shellDir, 'guard.zsh'),
     zdotdir: path.join(shellDir, 'zsh'),
     shimDir: path.join(root, 'shims'),
+    userShims: false,
     launcher: path.join(root, 'bin', 'agent-guard'),
     installList: path.join(root, INSTALL_LIST),
   };
 }
 
-/** The layout of a checkout whose bundle is `<repo>/dist/agent-guard.cjs`. */
-export function checkoutLayout(repo: string, env: Env, bundle = path.join(path.resolve(repo), 'dist', BUNDLE_NAME)): Layout {
-  const root = path.resolve(repo);
+/** Whether `root` is a package a package manager installed: it lies in `node_modules/` (npm, npx,
+ *  pnpm, yarn, bun), directly or under a scope (`node_modules/@scope/`). */
+export function isInstalledPackage(root: string): boolean {
+  const parent = path.dirname(path.resolve(root));
+  return path.basename(parent) === 'node_modules' || (path.basename(parent).startsWith('@') && path.basename(path.dirname(parent)) === 'node_modules');
+}
+
+/** The layout of a package or a checkout whose bundle is `<root>/dist/agent-guard.cjs` (paths only);
+ *  the kind follows from where the root is (isInstalledPackage). */
+export function distLayout(rootDir: string, env: Env, bundle = path.join(path.resolve(rootDir), 'dist', BUNDLE_NAME)): Layout {
+  const root = path.resolve(rootDir);
   const shellDir = path.join(root, 'shell');
+  const abs = path.resolve(bundle);
   return {
-    kind: 'checkout',
+    kind: isInstalledPackage(root) ? 'package' : 'checkout',
     root,
-    bundle: path.resolve(bundle),
+    bundle: abs,
+    preload: path.join(path.dirname(abs), PRELOAD_NAME),
     template: path.join(root, 'shims', 'shim.sh'),
     shellDir,
     guardBash: path.join(shellDir, 'guard.bash'),
     guardZsh: path.join(shellDir, 'guard.zsh'),
     zdotdir: path.join(shellDir, 'zsh'),
-    shimDir: checkoutShimDir(bundle, env),
+    shimDir: userShimDir(abs, env),
+    userShims: true,
     launcher: null,
     installList: null,
   };
 }
 
 /** The layout the bundle at `bundle` belongs to: `<prefix>/lib/agent-guard.cjs` with lib/shim.sh
- *  beside it (install), or `<repo>/dist/agent-guard.cjs` with shims/shim.sh in the repo (checkout).
- *  The shell files must exist in both. Throws LayoutError otherwise. */
+ *  beside it (install), or `<root>/dist/agent-guard.cjs` with shims/shim.sh in the root (package or
+ *  checkout). The shell files must exist in all of them. Throws LayoutError otherwise. */
 export function layoutOf(bundle: string, env: Env): Layout {
   const abs = path.resolve(bundle);
   const dir = path.dirname(abs);
   const parent = path.dirname(dir);
   let layout: Layout | null = null;
   if (path.basename(dir) === 'lib' && isFile(path.join(dir, 'shim.sh'))) layout = installLayout(parent);
-  else if (path.basename(dir) === 'dist' && isFile(path.join(parent, 'shims', 'shim.sh'))) layout = checkoutLayout(parent, env, abs);
+  else if (path.basename(dir) === 'dist' && isFile(path.join(parent, 'shims', 'shim.sh'))) layout = distLayout(parent, env, abs);
   if (!layout) {
     throw new LayoutError(
-      `${abs} is neither <prefix>/lib/${BUNDLE_NAME} of an installation (with lib/shim.sh) nor <repo>/dist/${BUNDLE_NAME} of a checkout (with shims/shim.sh)`,
+      `${abs} is neither <prefix>/lib/${BUNDLE_NAME} of an installation (with lib/shim.sh) nor <package or checkout>/dist/${BUNDLE_NAME} (with shims/shim.sh)`,
     );
   }
   const missing = [layout.guardBash, layout.guardZsh, ...ZSH_WRAPPER_FILES.map((f) => path.join(layout.zdotdir, f))].filter((f) => !isFile(f));
@@ -210,6 +251,7 @@ export function hasMarker(dir: string): boolean {
 /** Makes sure `layout.shimDir` holds current shims for `node` (shimFiles): writes them when the
  *  marker or any shim is missing or stale, leaves them alone otherwise. Returns whether it wrote. */
 export function ensureShims(layout: Layout, node: string): boolean {
+  if (layout.shimDir.includes(':')) throw new Error(`the shim directory ${layout.shimDir} holds a ':' and cannot be put on PATH (set XDG_DATA_HOME)`);
   const template = fs.readFileSync(layout.template, 'utf8');
   if (hasMarker(layout.shimDir) && shimFiles(layout, node, template).every((s) => s.state === 'ok')) return false;
   writeShims(layout.shimDir, { node, bundle: layout.bundle, template });

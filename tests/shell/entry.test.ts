@@ -67,6 +67,7 @@ function world(): World {
     TERM: 'dumb',
     TMPDIR: '/dev/shm',
     XDG_CACHE_HOME: path.join(dir, 'cache'),
+    XDG_DATA_HOME: path.join(dir, 'data'),
     GIT_CONFIG_NOSYSTEM: '1',
   };
   return { dir, home, env };
@@ -478,15 +479,15 @@ describeSandboxed('run', () => {
     expect(fs.readFileSync(path.join(ws, '.agent-trash', txs[0]!, 'data/f.txt'), 'utf8')).toBe('precious\n');
   });
 
-  itSandboxed('from a checkout: the shims go to $XDG_CACHE_HOME/agent-guard/<hash>/shims, written once, a stale one rewritten', () => {
+  itSandboxed('from a checkout: the shims go to $XDG_DATA_HOME/agent-guard/<hash>/shims, written once, a stale one rewritten', () => {
     const w = world();
-    const cache = w.env.XDG_CACHE_HOME!;
+    const data = w.env.XDG_DATA_HOME!;
     const r = sbx(w, [process.execPath, BUNDLE, 'run', '--', 'sh', '-c', 'command -v rm']);
     expect(r.exitCode, r.stderr).toBe(0);
     const m = /^(.*)\/rm\n$/.exec(r.stdout);
     expect(m).not.toBeNull();
     const shims = m![1]!;
-    expect(shims).toMatch(new RegExp(`^${cache}/agent-guard/[0-9a-f]{16}/shims$`));
+    expect(shims).toMatch(new RegExp(`^${data}/agent-guard/[0-9a-f]{16}/shims$`));
     expect(fs.readFileSync(path.join(shims, 'rm'), 'utf8')).toContain(`ag_bundle="${BUNDLE}"`);
     const first = tree(shims);
     expect(first.map((l) => l.split(' ')[0])).toEqual(['.agent-guard-shims', ...[...SHIM_NAMES].sort()]);
@@ -648,7 +649,7 @@ describeSandboxed('doctor', () => {
     expect(c.exitCode).toBe(1);
     expect(c.status.bundle).toBe('ok');
     expect(c.status['shims.dir']).toBe('fail');
-    expect(fs.existsSync(w.env.XDG_CACHE_HOME!)).toBe(false); // doctor writes nothing
+    expect(fs.existsSync(w.env.XDG_DATA_HOME!)).toBe(false); // doctor writes nothing
     const inside = doctor(w, [process.execPath, BUNDLE, 'run', '--', process.execPath, BUNDLE]);
     expect(withStatus(inside, 'fail')).toEqual([]);
     expect(inside.exitCode).toBe(0);
