@@ -12,6 +12,7 @@ import { configureShellInit } from './commands/shell-init.js';
 import { configureRun } from './commands/run.js';
 import { configureDoctor } from './commands/doctor.js';
 import { configureHookInstall } from './commands/hook-install.js';
+import { configureMcp } from './commands/mcp.js';
 import type { Env } from './config.js';
 
 export const VERSION = '0.1.0';
@@ -49,6 +50,7 @@ export function main(argv: readonly string[], env: Env, io: IO, cwd: string, int
   configureRun(program, ctx);
   configureDoctor(program, ctx);
   configureHookInstall(program, ctx);
+  configureMcp(program, ctx, VERSION);
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {
