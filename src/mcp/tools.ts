@@ -110,12 +110,15 @@ const safeDelete = tool({
     'Delete files or directories by moving them to the quarantine, where they can be restored (`restore`). ' +
     "Paths are relative to the project directory (the client's root) or absolute; patterns (*, ?, [...]) are expanded here and each match is checked. " +
     'Prefer this to `rm`. Refused with a reason code for paths outside the workspace, the workspace root, .git and other protected paths.',
-  input: z.object({
+  input: z.strictObject({
     paths: z.array(text('a path', 4096)).min(1).max(1000).describe('paths or patterns to delete'),
     reason: text('the reason', 500).describe('why they are deleted (kept with the transaction)'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   run(args, at) {
+    // A path that names nothing is bad input, as a pattern that matches nothing is (the CLI skips it).
+    const missing = args.paths.filter((p) => !hasPattern(p) && !fs.lstatSync(path.resolve(at.cwd, p), { throwIfNoEntry: false }));
+    if (missing.length > 0) return fail('NO_MATCH', `no such file or directory: ${missing.join(' ')} (relative paths are from ${at.cwd}); nothing was moved`, { paths: missing });
     const r = capture(at, (ctx) => runDelete(args.paths, { reason: args.reason, json: true }, ctx));
     const { message: msg, warnings } = message(r.stderr);
     const j = r.json;
@@ -141,7 +144,7 @@ const explainTool = tool({
   description:
     "What agent-guard decides for a shell command line, and what to do instead when it refuses; runs nothing. " +
     'Decisions: ALLOW (runs unchanged), RELOCATE / SNAPSHOT (runs, what it deletes or overwrites is kept first), ASK (a human must authorize it once), BLOCK (refused).',
-  input: z.object({
+  input: z.strictObject({
     command: text('the command', 100_000).describe('the command line, as the shell would get it'),
     cwd: text('cwd', 4096).optional().describe('directory it would run in (relative to the project directory, which is the default)'),
   }),
@@ -162,7 +165,7 @@ const restoreList = tool({
   name: 'restore_list',
   title: 'List quarantine transactions',
   description: 'The transactions in the quarantine, newest first: id (txid), state, when, the command, how many entries and the first paths. RESTORABLE ones can be restored.',
-  input: z.object({ limit: z.number().int().min(1).max(1000).optional().describe(`how many, newest first (default ${LIST_DEFAULT})`) }),
+  input: z.strictObject({ limit: z.number().int().min(1).max(1000).optional().describe(`how many, newest first (default ${LIST_DEFAULT})`) }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run(args, at) {
     const r = capture(at, (ctx) => runRestore('list', [], { json: true }, ctx));
@@ -188,7 +191,7 @@ const restoreShow = tool({
   name: 'restore_show',
   title: 'Show a quarantine transaction',
   description: 'What one transaction holds, entry by entry: the path (relative to `root`, as `restore` takes it), where it goes back to, its type and size, and whether it is still in the quarantine.',
-  input: z.object({ txid: text('the txid', 64).describe('the transaction id, e.g. 20261202T113000Z-1a2b3c4d') }),
+  input: z.strictObject({ txid: text('the txid', 64).describe('the transaction id, e.g. 20261202T113000Z-1a2b3c4d') }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run(args, at) {
     const r = capture(at, (ctx) => runRestore('show', [args.txid], { json: true }, ctx));
@@ -208,7 +211,7 @@ const restoreTool = tool({
   description:
     'Move a transaction (or some of its paths) back to where it came from. Never overwrites: a path that exists again is skipped and reported. ' +
     'Paths are as `restore_show` lists them (relative to its `root`) or absolute, not patterns; a directory restores what is below it.',
-  input: z.object({
+  input: z.strictObject({
     txid: text('the txid', 64).describe('the transaction id (from safe_delete, restore_list)'),
     paths: z.array(text('a path', 4096)).min(1).max(1000).optional().describe('only these paths of the transaction (default: all of it)'),
   }),
@@ -244,7 +247,7 @@ const statusTool = tool({
   name: 'status',
   title: 'Guard status',
   description: 'The session mode (NORMAL or RESTRICTED), the workspace and its quarantine, transaction counts and sizes, the latest transactions, and what gc would purge.',
-  input: z.object({}),
+  input: z.strictObject({}),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run(_args, at) {
     const r = capture(at, (ctx) => runStatus({ json: true }, ctx));
@@ -262,7 +265,7 @@ const requestTool = tool({
     'For a command refused with ASK: records a request that a human can grant, once, by typing `agent-guard allow <id>` in their own terminal. ' +
     'It never grants anything itself. Tell the user the id and why; once granted, run exactly the same command in the same directory (within 10 minutes). ' +
     'A BLOCK is never granted: do what its explanation says instead.',
-  input: z.object({
+  input: z.strictObject({
     command: text('the command', 100_000).describe('the exact command line that was refused'),
     why: text('why', 500).describe('why it is needed (shown to the human)'),
     cwd: text('cwd', 4096).optional().describe('directory it will run in (relative to the project directory, which is the default)'),
