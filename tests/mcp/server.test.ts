@@ -136,6 +136,7 @@ describeSandboxed('agent-guard mcp over stdio, with the SDK client', () => {
 
     const list = await call(plain.client, 'restore_list', {});
     expect(list.r.transactions[0]).toMatchObject({ txid: del.r.txid, state: 'RESTORABLE', entries: 2 });
+    expect(list.r.transactions[0].paths.sort()).toEqual([path.join(w.ws, 'a.txt'), path.join(w.ws, 'dir')]);
     expect(list.r.transactions[0].command).toContain('# cleanup');
 
     const shown = await call(plain.client, 'restore_show', { txid: del.r.txid });
@@ -190,6 +191,9 @@ describeSandboxed('agent-guard mcp over stdio, with the SDK client', () => {
     expect(await code('restore_show', { txid: '20200101T000000Z-00000000' })).toBe('UNKNOWN_TXID');
     expect(await code('explain', { command: 'rm x', cwd: 'no/such/dir' })).toBe('BAD_CWD');
     expect(await code('request_permission', { command: 'rm -rf x' })).toBe('INVALID_INPUT');
+    expect(await code('restore_list', { limit: 0 })).toBe('INVALID_INPUT');
+    expect(await code('status', { verbose: true })).toBe('INVALID_INPUT');
+    expect(await code('explain', { command: '' })).toBe('INVALID_INPUT');
     expect(fs.readdirSync(w.ws).sort()).toEqual(before);
     expect(read(path.join(w.home, 'outside.txt'))).toBe('outside\n');
     expect(read(path.join(w.other, 'o', 'z.txt'))).toBe('z\n');
@@ -254,10 +258,14 @@ describeSandboxed('agent-guard mcp over stdio, with the SDK client', () => {
     expect(listRequests(store, Date.now())).toEqual([]);
   });
 
-  it('status reports the workspace and its transactions', async () => {
+  it('status reports the workspace and its transactions; restore_list takes a limit, newest first', async () => {
     const s = (await call(plain.client, 'status', {})).r;
     expect(s).toMatchObject({ ok: true, mode: 'NORMAL', workspace: w.ws, quarantine: path.join(w.ws, '.agent-trash') });
     expect(s.counts.total).toBeGreaterThanOrEqual(2);
+    const one = (await call(plain.client, 'restore_list', { limit: 1 })).r;
+    expect(one.transactions).toHaveLength(1);
+    expect(one.transactions[0].txid).toBe(s.recent[0].txid);
+    expect(one.more).toBe(s.counts.total - 1);
   });
 
   it("works in the client's first root, not its own cwd, and follows roots/list_changed", async () => {
