@@ -26,7 +26,7 @@ const BARE = /[A-Za-z0-9_-]/;
 /** Scans `text` into its statements; comments and blank lines are the gaps between them. */
 export function scanToml(text: string): TomlStatement[] {
   const out: TomlStatement[] = [];
-  let i = 0;
+  let i = text.startsWith('\uFEFF') ? 1 : 0;
   let table: string[] = [];
   const n = text.length;
   const err = (what: string): never => {

@@ -209,6 +209,12 @@ x = 1
     expect(gone).toBe(`${CODEX}\n# agent-guard, moved by hand\n\n[after]\nx = 1\n`);
   });
 
+  it('reads a file that starts with a byte order mark', () => {
+    put(file(), '\uFEFFmodel = "x"\n');
+    installMcp('codex', 'user', ctx, SERVER);
+    expect(text(file()).startsWith('\uFEFFmodel = "x"\n\n[mcp_servers.agent-guard]\n')).toBe(true);
+  });
+
   it('adds a missing command or args right after the header', () => {
     put(file(), '[mcp_servers.agent-guard]\nenabled = true\n');
     installMcp('codex', 'user', ctx, SERVER);
