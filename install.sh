@@ -8,7 +8,7 @@
 # Installs from this checkout, or from the npm package it came in (building dist/agent-guard.cjs
 # first if it is missing):
 #   <prefix>/lib/agent-guard.cjs   the bundled CLI            <prefix>/lib/shim.sh   the shim template
-#   <prefix>/lib/*.cjs             the other bundles of dist/ (scripts/build.mjs: a Node preload, ...)
+#   <prefix>/lib/*.cjs             the other bundles of dist/ (scripts/build.mjs: the MCP server, a Node preload, ...)
 #   <prefix>/bin/agent-guard       launcher: exec <node> <prefix>/lib/agent-guard.cjs "$@"
 #   <prefix>/shims/                rendered shims + marker    <prefix>/shell/        bash/zsh hooks
 #   <prefix>/.agent-guard-install  every file and directory installed (read by --uninstall)
@@ -156,7 +156,8 @@ case $node in
 esac
 
 bundle=$src/dist/agent-guard.cjs
-if [ ! -f "$bundle" ]; then
+mcp_bundle=$src/dist/agent-guard-mcp.cjs
+if [ ! -f "$bundle" ] || [ ! -f "$mcp_bundle" ]; then
   note "building $bundle"
   command -v npm >/dev/null 2>&1 || die "npm not found: it is needed to build $bundle"
   if [ -d "$src/node_modules" ]; then
@@ -164,7 +165,7 @@ if [ ! -f "$bundle" ]; then
   else
     (cd "$src" && npm ci >&2 && npm run build >&2) || die "npm ci && npm run build failed"
   fi
-  [ -f "$bundle" ] || die "the build did not produce $bundle"
+  [ -f "$bundle" ] && [ -f "$mcp_bundle" ] || die "the build did not produce $bundle and $mcp_bundle"
 fi
 
 # Files to install: "SOURCE DEST MODE" (DEST relative to the prefix).
@@ -217,6 +218,7 @@ done
 set -f
 
 files='lib/agent-guard.cjs
+lib/agent-guard-mcp.cjs
 lib/shim.sh
 bin/agent-guard
 shell/guard.bash

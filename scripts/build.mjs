@@ -6,6 +6,8 @@
 // installed by install.sh into <prefix>/lib/ (docs/distribution.md). dist/ holds exactly these
 // bundles afterwards: a .cjs left over from an older entry list is removed, so it cannot be packed.
 // The version in package.json is compiled in (AG_VERSION, src/version.ts).
+// The MCP server (`agent-guard mcp`, docs/mcp.md) is a bundle of its own, so the CLI's start-up
+// never loads the MCP SDK.
 import { build } from 'esbuild';
 import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +17,10 @@ const outdir = path.join(repo, 'dist');
 
 /** `in`: the entry module; `out`: the bundle's name in dist/ (without .cjs); `bin`: executable,
  *  with a node shebang (the CLI; the others are loaded by it or by Node). */
-const ENTRIES = [{ in: 'src/bin.ts', out: 'agent-guard', bin: true }];
+const ENTRIES = [
+  { in: 'src/bin.ts', out: 'agent-guard', bin: true },
+  { in: 'src/mcp/entry.ts', out: 'agent-guard-mcp', bin: false },
+];
 
 const { version } = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 

@@ -14,6 +14,7 @@ import { configureDoctor } from './commands/doctor.js';
 import { configureHookInstall } from './commands/hook-install.js';
 import { configureUninstall } from './commands/uninstall.js';
 import { configureCompletion } from './commands/completion.js';
+import { configureMcp } from './commands/mcp.js';
 import type { Env } from './config.js';
 import { VERSION } from './version.js';
 
@@ -55,6 +56,7 @@ export function createProgram(ctx: CommandContext): Command {
   configureHookInstall(program, ctx);
   configureUninstall(program, ctx);
   configureCompletion(program, ctx);
+  configureMcp(program, ctx, VERSION);
   return program;
 }
 

@@ -32,9 +32,9 @@ export function runAllow(id: string | undefined, opts: { json?: boolean }, ctx: 
   if (store === null) return fail('there is no state directory (HOME is not set), so there are no requests');
   if (id === undefined) {
     const reqs = listRequests(store, now);
-    if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, requests: reqs.map((r) => ({ id: r.id, command: r.text, cwd: r.cwd, code: r.code, requested: r.requested, expires: r.expires })) }) + '\n');
+    if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, requests: reqs.map((r) => ({ id: r.id, command: r.text, cwd: r.cwd, code: r.code, requested: r.requested, expires: r.expires, ...(typeof r.why === 'string' ? { why: r.why } : {}) })) }) + '\n');
     else if (reqs.length === 0) ctx.io.stdout('no pending requests\n');
-    else for (const r of reqs) ctx.io.stdout(`${r.id}  ${age(r.requested, now)}  ${visible(r.code)}  in ${visible(r.cwd)}\n    ${visible(r.text).replace(/\n/g, '\n    ')}\n`);
+    else for (const r of reqs) ctx.io.stdout(`${r.id}  ${age(r.requested, now)}  ${visible(r.code)}  in ${visible(r.cwd)}\n    ${visible(r.text).replace(/\n/g, '\n    ')}\n${typeof r.why === 'string' ? `    the agent says: ${visible(r.why)}\n` : ''}`);
     return EXIT.OK;
   }
   if (!ID_PATTERN.test(id)) return fail(`${JSON.stringify(id)} is not a request id (8 letters and digits, as the refusal printed it)`);
@@ -50,6 +50,7 @@ export function runAllow(id: string | undefined, opts: { json?: boolean }, ctx: 
       `  command: ${visible(req.text).replace(/\n/g, '\n           ')}`,
       `  in:      ${visible(req.cwd)}`,
       `  asked:   ${age(req.requested, now)} (${visible(`${req.entry}${req.session ? `, session ${req.session}` : ''}`)})`,
+      ...(typeof req.why === 'string' ? [`  the agent says: ${visible(req.why)}`] : []),
       `Allow exactly this command, in this directory, to run once within ${minutes} minutes? [y/N] `,
     ].join('\n'),
     { timeoutMs: config.askTimeoutMs },

@@ -12,14 +12,15 @@ import { HARNESSES, wiredHarnesses } from '../adapters/install.js';
 import { currentLayout, hasMarker, INSTALL_HINT, KIND_NAME, sameFile, shimFiles, type Layout } from '../shell/layout.js';
 import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
 import { toolManagersOnPath } from '../shell/toolmanagers.js';
+import { partChecks } from './agent-parts.js';
 
 /** `info`: something to know that needs no fix (a harness that is not installed has no hook). */
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 
 export interface Check {
   /** Stable id: node.version, bundle, shims.dir, shim.<name>, path.shims-first, real.<name>,
-   *  hook.bash-env, hook.zdotdir, hook.env, toolmanager.<name>, harness.<name>, quarantine.writable,
-   *  quarantine.ignored. */
+   *  hook.bash-env, hook.zdotdir, hook.env, toolmanager.<name>, harness.<name>, mcp.<name>,
+   *  instructions.<name>, quarantine.writable, quarantine.ignored. */
   id: string;
   status: CheckStatus;
   detail: string;
@@ -311,7 +312,10 @@ export function doctorChecks(inp: DoctorInputs): Check[] {
     checks.push(...shimChecks(layout, inp.node), pathCheck(layout, inp.env), ...realChecks(inp.env), ...hookChecks(layout, inp.env));
   }
   checks.push(...toolManagerChecks(inp.env));
-  checks.push(...harnessHookChecks(inp.env, inp.cwd));
+  const harnessRows = harnessHookChecks(inp.env, inp.cwd);
+  checks.push(...harnessRows);
+  // The MCP server and the instructions, per harness (agent-parts.ts): info where the hook row is.
+  checks.push(...partChecks(inp.env, inp.cwd, (h) => harnessRows.find((c) => c.id === `harness.${h}`)?.status !== 'info'));
   checks.push(...quarantineChecks(inp.env, inp.cwd));
   return checks;
 }

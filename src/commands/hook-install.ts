@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { HARNESSES, installHook, removeHook, type Harness, type Scope } from '../adapters/install.js';
 import { currentLayout } from '../shell/layout.js';
 import { EXIT } from '../exit-codes.js';
+import { runHookInstallParts, type PartsOptions } from './agent-parts.js';
 import type { CommandContext } from '../cli.js';
 
 interface Options {
@@ -29,8 +30,11 @@ export function configureHookInstall(program: Command, ctx: CommandContext): voi
     .option('--user', "the user's own settings")
     .option('--remove', 'take the hook out again')
     .option('--json', 'print the result as one JSON object')
-    .action((harness: string, opts: Options) => {
-      ctx.exitCode = runHookInstall(harness, opts, ctx);
+    .option('--mcp', "also register agent-guard's MCP server in the harness's MCP configuration")
+    .option('--instructions', "also write agent-guard's block into the harness's instruction file")
+    .option('--no-hook', 'with --mcp or --instructions: leave the hook alone')
+    .action((harness: string, opts: PartsOptions) => {
+      ctx.exitCode = runHookInstallParts(harness, opts, ctx, runHookInstall);
     });
 }
 

@@ -48,8 +48,10 @@ function showText(s: ShownTransaction): string {
 export function runRestore(target: string, args: string[], opts: RestoreOptions, ctx: CommandContext): number {
   const { config, ws, place } = workspaceOf(ctx);
   const git = gitRunner(config.gitBinary, config.env);
-  const fail = (message: string): number => {
+  // With --json the failure is also on stdout, with its code (a RestoreError's, or USAGE).
+  const fail = (message: string, code = 'USAGE'): number => {
     ctx.io.stderr(`agent-guard restore: ${message}\n`);
+    if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, error: message, code }) + '\n');
     return EXIT.ERROR;
   };
   try {
@@ -91,6 +93,6 @@ export function runRestore(target: string, args: string[], opts: RestoreOptions,
     return out.skipped.length > 0 && out.restored.length === 0 ? EXIT.ERROR : EXIT.OK;
   } catch (err) {
     if (!(err instanceof RestoreError)) throw err;
-    return fail(err.message);
+    return fail(err.message, err.code);
   }
 }

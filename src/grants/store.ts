@@ -44,8 +44,11 @@ export interface GrantRequest {
   explanation: string;
   workspace: Place;
   session: string | null;
-  /** The entry point that refused (`hook-shell`, `hook codex`, `check`). */
+  /** The entry point that refused (`hook-shell`, `hook codex`, `check`), or `mcp`: an agent asked
+   *  through the MCP server's request_permission tool. */
   entry: string;
+  /** The agent's stated reason (request_permission); shown to the human as the agent's words. */
+  why?: string;
   requested: string;
   expires: string;
 }
@@ -142,7 +145,7 @@ export function prune(store: GrantStore, now: number): void {
 }
 
 /** Records (or renews) the request for a subject; a pending request for the same subject keeps its id. */
-export function recordRequest(store: GrantStore, s: Subject, info: Pick<GrantRequest, 'code' | 'explanation' | 'workspace' | 'session' | 'entry'>, now: number): GrantRequest {
+export function recordRequest(store: GrantStore, s: Subject, info: Pick<GrantRequest, 'code' | 'explanation' | 'workspace' | 'session' | 'entry' | 'why'>, now: number): GrantRequest {
   ensure(store.requests);
   prune(store, now);
   const key = keyOf(s);

@@ -19,6 +19,7 @@ const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find'];
 const ZFILES = ['.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout'];
 const INSTALLED_FILES = [
   'lib/agent-guard.cjs',
+  'lib/agent-guard-mcp.cjs',
   'lib/shim.sh',
   'bin/agent-guard',
   'shell/guard.bash',
@@ -38,6 +39,7 @@ const DOCTOR_IDS = [
   'hook.zdotdir',
   'hook.env',
   ...['claude', 'codex', 'gemini', 'copilot'].map((h) => `harness.${h}`),
+  ...['mcp', 'instructions'].flatMap((p) => ['claude', 'codex', 'gemini', 'copilot'].map((h) => `${p}.${h}`)),
   'quarantine.writable',
   'quarantine.ignored',
 ];
@@ -152,6 +154,7 @@ describeSandboxed('install.sh', () => {
     expect(files.sort()).toEqual([...INSTALLED_FILES, '.agent-guard-install'].sort());
     const same = (installed: string, source: string) => expect(fs.readFileSync(path.join(prefix, installed)).equals(fs.readFileSync(path.join(REPO, source)))).toBe(true);
     same('lib/agent-guard.cjs', 'dist/agent-guard.cjs');
+    same('lib/agent-guard-mcp.cjs', 'dist/agent-guard-mcp.cjs');
     same('lib/shim.sh', 'shims/shim.sh');
     same('shell/guard.bash', 'shell/guard.bash');
     same('shell/guard.zsh', 'shell/guard.zsh');
@@ -533,7 +536,7 @@ function doctor(w: World, argv: string[], opts: { cwd?: string; env?: Record<str
 // left out here.
 const withStatus = (d: { status: Record<string, string> }, s: string) =>
   Object.entries(d.status)
-    .filter(([k, v]) => v === s && !k.startsWith('harness.'))
+    .filter(([k, v]) => v === s && !/^(harness|mcp|instructions)\./.test(k))
     .map(([k]) => k);
 
 describeSandboxed('doctor', () => {
@@ -549,7 +552,7 @@ describeSandboxed('doctor', () => {
     // The human form has the same verdict.
     const h = sbx(w, [ag, 'run', '--', ag, 'doctor']);
     expect(h.exitCode).toBe(0);
-    for (const id of DOCTOR_IDS.filter((i) => !i.startsWith('harness.'))) expect(h.stdout).toMatch(new RegExp(`^ok +${id.replace('.', '\\.')} `, 'm'));
+    for (const id of DOCTOR_IDS.filter((i) => !/^(harness|mcp|instructions)\./.test(i))) expect(h.stdout).toMatch(new RegExp(`^ok +${id.replace('.', '\\.')} `, 'm'));
     // No harness installed (none on PATH, no settings directory): information, not warnings.
     const harnesses = DOCTOR_IDS.filter((i) => i.startsWith('harness.'));
     expect(harnesses.map((i) => d.status[i])).toEqual(harnesses.map(() => 'info'));
@@ -559,6 +562,11 @@ describeSandboxed('doctor', () => {
     fs.mkdirSync(path.join(w.home, '.claude'));
     const claude = doctor(w, [ag, 'run', '--', ag]);
     expect(harnesses.map((i) => claude.status[i])).toEqual(['warn', 'info', 'info', 'info']);
+    // Its MCP server and instructions likewise (docs/mcp.md); the others stay information.
+    expect(['mcp', 'instructions'].map((p) => [p, claude.status[`${p}.claude`], claude.status[`${p}.codex`]])).toEqual([
+      ['mcp', 'warn', 'info'],
+      ['instructions', 'warn', 'info'],
+    ]);
     expect(claude.exitCode).toBe(0);
   });
 
