@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { registeredCommand } from '../../src/adapters/install.js';
+import { codexHookHash } from '../../src/adapters/codex-trust.js';
 
 const area = useSandboxArea('ag-harness');
 
@@ -333,5 +334,77 @@ describeSandboxed('the harnesses as their real code has them (Codex 0.171.0, Gem
     const none = hook('copilot', JSON.stringify({ cwd: w.ws, toolName: 'write_bash', toolArgs: JSON.stringify({ shellId: 'shell-1' }) }), w);
     expect(verdict('copilot', none).decision).toBe('deny');
     expect(none.stderr).toMatch(/the write_bash call has no input string/);
+  });
+});
+
+describeSandboxed('hook install and doctor: what each harness needs beyond the entry', () => {
+  itSandboxed("Claude: onFailure \"block\" by the installed version (read from its files, never run); --user honours CLAUDE_CONFIG_DIR", () => {
+    const w = world('claude-version');
+    const cli = (args: string[], extra: string[] = []) =>
+      runSandboxed(area.rw(), ['env', '-i', `HOME=${w.home}`, `PATH=${w.home}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`, ...extra, process.execPath, BIN, ...args], { cwd: w.ws, timeoutMs: 60_000 });
+    const entry = () => JSON.parse(fs.readFileSync(path.join(w.ws, '.claude', 'settings.json'), 'utf8')).hooks.PreToolUse[0].hooks[0];
+    const none = cli(['hook', 'install', 'claude', '--json']);
+    expect(JSON.parse(none.stdout).notes[0]).toMatch(/^no Claude Code installation found on PATH: onFailure "block" not written/);
+    expect(entry().onFailure).toBeUndefined();
+    // The native installer's layout: ~/.local/bin/claude -> ~/.local/share/claude/versions/<version>.
+    const fake = (version: string): void => {
+      const bin = path.join(w.home, '.local', 'share', 'claude', 'versions', version);
+      fs.mkdirSync(path.dirname(bin), { recursive: true });
+      fs.writeFileSync(bin, '#!/bin/sh\necho "this must never run" >&2; exit 99\n', { mode: 0o755 });
+      fs.mkdirSync(path.join(w.home, 'bin'), { recursive: true });
+      fs.rmSync(path.join(w.home, 'bin', 'claude'), { force: true });
+      fs.symlinkSync(bin, path.join(w.home, 'bin', 'claude'));
+    };
+    fake('2.1.300');
+    const old = cli(['hook', 'install', 'claude']);
+    expect(old.stdout).toMatch(/note: Claude Code 2\.1\.300 is older than 2\.1\.332: onFailure "block" not written/);
+    expect(entry().onFailure).toBeUndefined();
+    fake('2.1.332');
+    const cur = cli(['hook', 'install', 'claude', '--json']);
+    expect(JSON.parse(cur.stdout)).toMatchObject({ changed: true, notes: [expect.stringMatching(/^Claude Code 2\.1\.332: onFailure "block" written/)] });
+    expect(entry()).toMatchObject({ type: 'command', timeout: 30, onFailure: 'block' });
+    // An npm install: the package.json of @anthropic-ai/claude-code above its bin/claude.exe.
+    const pkg = path.join(w.home, 'npm', 'lib', 'node_modules', '@anthropic-ai', 'claude-code');
+    fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: '@anthropic-ai/claude-code', version: '2.2.0' }));
+    fs.writeFileSync(path.join(pkg, 'bin', 'claude.exe'), '#!/bin/sh\nexit 99\n', { mode: 0o755 });
+    fs.rmSync(path.join(w.home, 'bin', 'claude'));
+    fs.symlinkSync(path.join(pkg, 'bin', 'claude.exe'), path.join(w.home, 'bin', 'claude'));
+    expect(JSON.parse(cli(['hook', 'install', 'claude', '--json']).stdout).notes[0]).toMatch(/^Claude Code 2\.2\.0: onFailure "block" written/);
+    // --user with CLAUDE_CONFIG_DIR: that directory's settings.json, and doctor looks there too.
+    const cfg = path.join(w.home, 'claude-config');
+    const user = cli(['hook', 'install', 'claude', '--user', '--json'], [`CLAUDE_CONFIG_DIR=${cfg}`]);
+    expect(JSON.parse(user.stdout).file).toBe(path.join(cfg, 'settings.json'));
+    expect(fs.existsSync(path.join(w.home, '.claude'))).toBe(false);
+    const doctor = JSON.parse(cli(['doctor', '--json'], [`CLAUDE_CONFIG_DIR=${cfg}`]).stdout);
+    expect(doctor.checks.find((c: any) => c.id === 'harness.claude').detail).toContain(`user: ${path.join(cfg, 'settings.json')}`);
+  });
+
+  itSandboxed("Codex: install says the hook runs only once trusted; doctor reads the trust state from config.toml (untrusted, trusted, modified); Gemini: doctor reads the folder's trust", () => {
+    const w = world('trust');
+    const codexHome = path.join(w.home, '.codex');
+    const cli = (args: string[]) =>
+      runSandboxed(area.rw(), ['env', '-i', `HOME=${w.home}`, 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', process.execPath, BIN, ...args], { cwd: w.ws, timeoutMs: 60_000 });
+    const trust = (id: string) => JSON.parse(cli(['doctor', '--json']).stdout).checks.find((c: any) => c.id === id);
+    const inst = cli(['hook', 'install', 'codex', '--user']);
+    expect(inst.stdout).toMatch(/note: Codex runs this hook only once you trust it: .*"Trust all and continue"/);
+    const file = path.join(codexHome, 'hooks.json');
+    expect(trust('harness.codex.trust')).toMatchObject({ status: 'warn', detail: expect.stringContaining(`${file} [0][0]: not trusted yet: Codex does not run it`) });
+    const group = JSON.parse(fs.readFileSync(file, 'utf8')).hooks.PreToolUse[0];
+    const hash = codexHookHash(group.matcher, group.hooks[0])!;
+    const state = (h: string) => fs.writeFileSync(path.join(codexHome, 'config.toml'), `model = "gpt-5"\n\n[hooks.state."${file}:pre_tool_use:0:0"]\ntrusted_hash = "${h}"\n`);
+    state(hash);
+    expect(trust('harness.codex.trust')).toMatchObject({ status: 'ok', detail: expect.stringContaining('[0][0]: trusted') });
+    state('sha256:0000');
+    expect(trust('harness.codex.trust')).toMatchObject({ status: 'warn', detail: expect.stringContaining('changed since it was trusted') });
+
+    expect(cli(['hook', 'install', 'gemini', '--project']).exitCode).toBe(0);
+    expect(trust('harness.gemini.trust').status).toBe('info');
+    const folders = path.join(w.home, '.gemini', 'trustedFolders.json');
+    fs.mkdirSync(path.dirname(folders), { recursive: true });
+    fs.writeFileSync(folders, JSON.stringify({ [w.ws]: 'DO_NOT_TRUST' }));
+    expect(trust('harness.gemini.trust')).toMatchObject({ status: 'warn', detail: expect.stringContaining('no hook runs here') });
+    fs.writeFileSync(folders, JSON.stringify({ [w.ws]: 'DO_NOT_TRUST', [path.join(w.ws, 'x')]: 'TRUST_PARENT' }));
+    expect(trust('harness.gemini.trust').status).toBe('ok'); // the longest rule wins: TRUST_PARENT of ws/x covers ws
   });
 });
