@@ -3,22 +3,25 @@
 // same text check as the shell hooks: checkText), and answers in the harness's own format. Each
 // adapter only parses and maps; there is no rule logic here.
 //
-//   decision                         claude                    codex / copilot           gemini
-//   run (ALLOW, compensated SAFE,    nothing, exit 0           nothing, exit 0           nothing, exit 0
+//   decision                         claude                    codex                copilot              gemini
+//   run (ALLOW, compensated SAFE,    nothing, exit 0           nothing, exit 0      nothing, exit 0      nothing, exit 0
 //        left to the shims, or an
 //        ASK a grant authorized)
-//   ASK                              permissionDecision: ask   permissionDecision: deny  decision: deny
-//   BLOCK                            permissionDecision: deny  permissionDecision: deny  decision: deny
-//   unreadable input, no command,    exit 2 + reason on stderr                     deny on stdout, exit 0
-//   internal error                   (the status these harnesses block on)         (the answer it acts on)
+//   ASK                              permissionDecision: ask   exit 2 + reason      permissionDecision:  decision: deny
+//   BLOCK                            permissionDecision: deny  on stderr            deny                 decision: deny
+//   unreadable input, no command,    exit 2 + reason on stderr                      deny on stdout,      exit 2 + reason
+//   internal error                   (the status these harnesses block on)          exit 0
 //   agent-guard cannot start at all  the same, from the fallback written after the hook command
 //                                    (src/adapters/install.ts fallbackOf)
 //
 // Printing nothing for a command that may run keeps the user's own permission settings in force
 // (an explicit "allow" would skip them). Claude asks its user. Codex has no "ask" (0.171.0 takes it
-// for a failed hook and runs the tool); Gemini and Copilot get the stricter deny (Copilot denies its
-// own "ask" in unattended modes). There an ASK is a deny whose reason names a one-time grant
-// (`agent-guard allow <id>`, src/grants/); the retry of the same command then runs, compensated.
+// for a failed hook and runs the tool), and gets no JSON (its login shell's profile may print to
+// stdout); Gemini and Copilot get the stricter deny (Copilot denies its own "ask" in unattended
+// modes). There an ASK is a refusal whose reason names a one-time grant (`agent-guard allow <id>`,
+// src/grants/); the retry of the same command then runs, compensated. Where a payload does not say
+// the directory its command runs in (Codex without `workdir`, Copilot's write_*), the line is
+// decided with the directory unknown: relative targets are refused, or left to the shims.
 import path from 'node:path';
 import type { Env } from '../config.js';
 import { checkText, type TextVerdict } from '../shell/hook.js';
