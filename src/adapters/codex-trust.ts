@@ -9,8 +9,8 @@
 // the group's `matcher`, and `hooks` holding only this handler with its defaults filled in (`timeout`
 // 600, `async` false) and absent fields left out. Checked against Codex 0.171.0 itself: its app-server
 // `hooks/list` reports the same `currentHash` and `trustStatus` for the entries in the tests.
-// Read-only; no TOML library: a small reader for the key/value shapes config.toml holds.
-import { createHash } from 'node:crypto';
+// Read-only; no TOML library: a small reader for the key/value shapes config.toml holds. node:crypto
+// is loaded only when a hash is computed (doctor), not by every hook call that loads the bundle.
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
@@ -42,7 +42,7 @@ export function codexHookHash(matcher: Json | undefined, entry: Obj): string | n
   }
   const identity: Obj = { event_name: 'pre_tool_use', hooks: [handler] };
   if (typeof matcher === 'string') identity['matcher'] = matcher;
-  return `sha256:${createHash('sha256').update(JSON.stringify(canonical(identity))).digest('hex')}`;
+  return `sha256:${process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(canonical(identity))).digest('hex')}`;
 }
 
 /** The key Codex stores a hook's state under. */
