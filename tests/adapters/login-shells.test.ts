@@ -14,6 +14,7 @@ import { registeredCommand } from '../../src/adapters/install.js';
 const area = useSandboxArea('ag-login-shells');
 const SHELLS = ['bash', 'zsh', 'dash', 'fish'] as const;
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const inCI = !!process.env.CI && !/^(0|false)$/i.test(process.env.CI);
 
 const which = (name: string): string | null => {
   const r = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
@@ -40,6 +41,10 @@ describeSandboxed('the registered Codex hook under each login shell ($SHELL -lc)
     const missing = registeredCommand('codex', `${path.join(area.rw(), 'nowhere', 'agent-guard')} hook codex`);
     for (const name of SHELLS) {
       const shell = which(name);
+      if (shell === null && !inCI) {
+        console.warn(`SKIPPED: ${name} is not installed (.ci/run installs it)`);
+        continue;
+      }
       expect(shell, `${name} must be installed (.ci/run installs it)`).not.toBeNull();
       const run = (cmd: string, command: string) =>
         runSandboxed(area.rw(), ['env', '-i', `HOME=${home}`, `PATH=${PATH}`, `SHELL=${shell}`, shell!, '-lc', cmd], { cwd: ws, input: payload(command, ws), timeoutMs: 60_000 });
