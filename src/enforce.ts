@@ -15,13 +15,15 @@ export interface DecideLine {
   dialect?: unknown;
   /** A human authorized this one execution (src/grants/settle.ts): the shape rules are skipped. */
   authorized?: boolean;
+  /** The directory the text runs in is not known (engine DecideInput.cwdUnknown). */
+  cwdUnknown?: boolean;
 }
 
 /** decide(), with the session's stored mode: it can only narrow the given mode, never widen it. The
  *  engine reads it once it knows the workspace, before probing, so the line is classified and probed
  *  once; a line without operations pays no workspace lookup. */
 export function decideLine(input: DecideLine): CheckResult {
-  const extra = { ...(input.dialect !== undefined ? { dialect: input.dialect } : {}), ...(input.authorized ? { authorized: true } : {}) };
+  const extra = { ...(input.dialect !== undefined ? { dialect: input.dialect } : {}), ...(input.authorized ? { authorized: true } : {}), ...(input.cwdUnknown ? { cwdUnknown: true } : {}) };
   const session = input.config.session;
   return decide({ command: input.text, config: input.config, mode: input.mode, ...extra, storedMode: (place) => readMode(place, session) });
 }

@@ -86,6 +86,9 @@ export interface DecideInput {
   git?: GitRunner;
   /** A human authorized this one execution: the shape rules are skipped (PolicyContext.authorized). */
   authorized?: boolean;
+  /** The directory the line runs in is not known (config.cwd only locates the workspace): relative
+   *  targets are undeterminable (ClassifyOptions.cwdUnknown). */
+  cwdUnknown?: boolean;
   /** The session's stored mode, read once the workspace (and so the quarantine) is known. It can
    *  only narrow `mode`, never widen it; a line without operations never asks. */
   storedMode?: (place: { root: string; quarantine: string }) => Mode;
@@ -140,6 +143,7 @@ function decideUnguarded(input: DecideInput, given: Mode, dialect: Dialect): Che
   resetFsCache();
   const classification = classifyDialect(dialect, input.command, {
     cwd: config.cwd,
+    ...(input.cwdUnknown ? { cwdUnknown: true } : {}),
     home: config.home,
     cdpath: config.cdpath,
     resolveGitAlias: (name, cwd, globals) => aliasOf(git, cwd ?? config.cwd, globals, name),

@@ -18,7 +18,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { copilotDeny, HARNESSES, type Harness } from './answers.js';
@@ -30,6 +30,12 @@ export interface InstallContext {
   projectDir: string;
   /** The absolute hook command to register, e.g. "/usr/local/agent-guard/bin/agent-guard hook claude". */
   command: string;
+  /** The variables that move a harness's user directory: CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
+   *  COPILOT_HOME (userDir). Absent: none is set. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Write Claude Code's per-hook `onFailure: "block"` (a timeout or a crash of the hook blocks the
+   *  tool): only for a Claude Code known to read it (src/adapters/versions.ts). */
+  claudeOnFailure?: boolean;
 }
 export interface InstallResult {
   file: string;
@@ -49,7 +55,10 @@ interface Layout {
   matcher: string | null;
   /** The key in a hook entry that holds the command line. */
   commandKey: string;
-  entry(command: string): Obj;
+  entry(command: string, ctx: InstallContext): Obj;
+  /** Keys of our entry that are written only in some installs: dropped from an existing entry of ours
+   *  when this install does not write them. */
+  optional?: readonly string[];
 }
 
 const LAYOUTS: Record<Harness, Layout> = {
@@ -57,7 +66,8 @@ const LAYOUTS: Record<Harness, Layout> = {
     event: 'PreToolUse',
     matcher: 'Bash',
     commandKey: 'command',
-    entry: (command) => ({ type: 'command', command, timeout: 30 }),
+    entry: (command, ctx) => ({ type: 'command', command, timeout: 30, ...(ctx.claudeOnFailure ? { onFailure: 'block' } : {}) }),
+    optional: ['onFailure'],
   },
   codex: {
     event: 'PreToolUse',
@@ -79,8 +89,42 @@ const LAYOUTS: Record<Harness, Layout> = {
   },
 };
 
+/** A harness's own user directory, as the harness itself finds it: CLAUDE_CONFIG_DIR (Claude Code),
+ *  CODEX_HOME (Codex), COPILOT_HOME (Copilot CLI: its `resolveCopilotHome`), else `~/.claude`,
+ *  `~/.codex`, `~/.copilot`; Gemini CLI: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. A relative
+ *  value is taken from the project directory (the directory the harness is started in). */
+export function userDir(h: Harness, ctx: Pick<InstallContext, 'home' | 'projectDir' | 'env'>): string {
+  const v = (name: string): string | null => {
+    const value = ctx.env?.[name];
+    return value ? resolve(ctx.projectDir, value) : null;
+  };
+  switch (h) {
+    case 'claude':
+      return v('CLAUDE_CONFIG_DIR') ?? join(ctx.home, '.claude');
+    case 'codex':
+      return v('CODEX_HOME') ?? join(ctx.home, '.codex');
+    case 'gemini':
+      return join(v('GEMINI_CLI_HOME') ?? ctx.home, '.gemini');
+    case 'copilot':
+      return v('COPILOT_HOME') ?? join(ctx.home, '.copilot');
+  }
+}
+
 export function settingsPath(h: Harness, scope: Scope, ctx: InstallContext): string {
-  const base = scope === 'user' ? ctx.home : ctx.projectDir;
+  if (scope === 'user') {
+    const dir = userDir(h, ctx);
+    switch (h) {
+      case 'claude':
+      case 'gemini':
+        return join(dir, 'settings.json');
+      case 'codex':
+        return join(dir, 'hooks.json');
+      case 'copilot':
+        // Personal hooks: every *.json in <COPILOT_HOME>/hooks (0.0.422; `userHooksDir` in 1.0.102).
+        return join(dir, 'hooks', 'agent-guard.json');
+    }
+  }
+  const base = ctx.projectDir;
   switch (h) {
     case 'claude':
       return join(base, '.claude', 'settings.json');
@@ -89,12 +133,6 @@ export function settingsPath(h: Harness, scope: Scope, ctx: InstallContext): str
     case 'gemini':
       return join(base, '.gemini', 'settings.json');
     case 'copilot':
-      if (scope === 'user') {
-        throw new Error(
-          'agent-guard: GitHub Copilot CLI has no user-level hook file; install it per project (--project), ' +
-            'which writes .github/hooks/agent-guard.json',
-        );
-      }
       return join(base, '.github', 'hooks', 'agent-guard.json');
   }
 }
@@ -115,9 +153,17 @@ export function fallbackOf(h: Harness): string {
   return ` || { s=$?; echo "${why}" >&2; echo '${deny}'; exit 0; }`;
 }
 
-/** The command line written into the settings file for `command` (`<runner> hook <h>`). */
+/** The command line written into the settings file for `command` (`<runner> hook <h>`). Codex runs
+ *  it as `$SHELL -lc <command>` (codex-rs/hooks command_runner.rs): under fish the fallback's
+ *  `|| { …; }` does not parse (fish then exits 0: nothing checked), so for Codex the whole line is
+ *  handed to `sh -c '…'`, which every login shell passes on as it is. The quoting uses only `'…'`
+ *  and `'\''`, which bash, zsh, dash and fish read alike; a backslash would not be (fish unescapes
+ *  `\\` inside single quotes), so a command holding one is refused. */
 export function registeredCommand(h: Harness, command: string): string {
-  return command.trim() + fallbackOf(h);
+  const line = command.trim() + fallbackOf(h);
+  if (h !== 'codex') return line;
+  if (line.includes('\\')) throw new Error(`agent-guard: the hook command holds a backslash, which Codex's login shell would not pass on unchanged: ${command}`);
+  return `sh -c '${line.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Whether a command line is an agent-guard hook for harness `h` (any install prefix; with or without
@@ -206,13 +252,21 @@ function covers(matcher: Json | undefined, tool: string): boolean {
 
 /** Our entry in place of the first one found (in a group whose matcher selects the shell tool); others
  *  removed. */
-function withOurs(h: Harness, layout: Layout, arr: Json[], command: string): Json[] {
-  const desired = layout.entry(registeredCommand(h, command));
+/** An existing entry of ours updated to `desired`: extra keys a user added stay, our optional keys
+ *  this install does not write go. */
+function updated(layout: Layout, old: Obj, desired: Obj): Obj {
+  const out: Obj = { ...old, ...desired };
+  for (const k of layout.optional ?? []) if (!(k in desired)) delete out[k];
+  return out;
+}
+
+function withOurs(h: Harness, layout: Layout, arr: Json[], ctx: InstallContext): Json[] {
+  const desired = layout.entry(registeredCommand(h, ctx.command), ctx);
   if (layout.matcher === null) {
     const at = arr.findIndex((e) => isObj(e) && isOurCommand(h, e[layout.commandKey]));
     if (at < 0) return [...withoutOurs(h, layout, arr), desired];
     const out = withoutOurs(h, layout, arr.slice(0, at));
-    out.push({ ...(arr[at] as Obj), ...desired });
+    out.push(updated(layout, arr[at] as Obj, desired));
     return out.concat(withoutOurs(h, layout, arr.slice(at + 1)));
   }
   const tool = layout.matcher;
@@ -229,7 +283,7 @@ function withOurs(h: Harness, layout: Layout, arr: Json[], command: string): Jso
   const ei = inner.findIndex((e) => isObj(e) && isOurCommand(h, e[layout.commandKey]));
   const newInner = inner.filter((e, i) => i === ei || !(isObj(e) && isOurCommand(h, e[layout.commandKey])));
   const at = newInner.indexOf(inner[ei] as Json);
-  newInner[at] = { ...(inner[ei] as Obj), ...desired };
+  newInner[at] = updated(layout, inner[ei] as Obj, desired);
   return [
     ...withoutOurs(h, layout, arr.slice(0, gi)),
     { ...group, hooks: newInner },
@@ -276,7 +330,7 @@ function apply(h: Harness, scope: Scope, ctx: InstallContext, install: boolean):
   const arr = eventArray(file, settings, layout);
   if (!install && arr === undefined) return { file, changed: false, backup: null };
 
-  const next = install ? withOurs(h, layout, arr ?? [], ctx.command) : withoutOurs(h, layout, arr ?? []);
+  const next = install ? withOurs(h, layout, arr ?? [], ctx) : withoutOurs(h, layout, arr ?? []);
   if (arr !== undefined && isDeepStrictEqual(arr, next)) return { file, changed: false, backup: null };
 
   const hooks: Obj = isObj(settings['hooks']) ? { ...settings['hooks'] } : {};
@@ -298,13 +352,28 @@ export function removeHook(h: Harness, scope: Scope, ctx: InstallContext): Insta
   return apply(h, scope, ctx, false);
 }
 
+/** One entry of ours in a settings file: its position (group and index in the group; for Copilot's
+ *  flat layout the group is its index and index 0), its group's matcher and the entry itself. */
+export interface OurEntry {
+  group: number;
+  index: number;
+  matcher: Json | undefined;
+  entry: { [k: string]: Json };
+}
+
+export interface Wired {
+  harness: Harness;
+  scope: Scope;
+  file: string;
+  entries: OurEntry[];
+}
+
 /** Where an agent-guard hook is installed (any command prefix). Unreadable files are skipped. */
-export function wiredHarnesses(ctx: InstallContext): { harness: Harness; scope: Scope; file: string }[] {
-  const found: { harness: Harness; scope: Scope; file: string }[] = [];
+export function wiredHarnesses(ctx: InstallContext): Wired[] {
+  const found: Wired[] = [];
   const seen = new Set<string>();
   for (const harness of HARNESSES) {
     for (const scope of ['user', 'project'] as const) {
-      if (harness === 'copilot' && scope === 'user') continue;
       const file = settingsPath(harness, scope, ctx);
       if (seen.has(file)) continue;
       seen.add(file);
@@ -317,20 +386,27 @@ export function wiredHarnesses(ctx: InstallContext): { harness: Harness; scope: 
         continue;
       }
       if (arr === undefined) continue;
-      if (hasOurs(harness, LAYOUTS[harness], arr)) {
-        found.push({ harness, scope, file });
-      }
+      const entries = oursIn(harness, LAYOUTS[harness], arr);
+      if (entries.length > 0) found.push({ harness, scope, file, entries });
     }
   }
   return found;
 }
 
-function hasOurs(h: Harness, layout: Layout, arr: Json[]): boolean {
-  return arr.some((item) => {
-    if (!isObj(item)) return false;
-    if (layout.matcher === null) return isOurCommand(h, item[layout.commandKey]);
-    if (!covers(item['matcher'], layout.matcher)) return false;
+function oursIn(h: Harness, layout: Layout, arr: Json[]): OurEntry[] {
+  const out: OurEntry[] = [];
+  arr.forEach((item, group) => {
+    if (!isObj(item)) return;
+    if (layout.matcher === null) {
+      if (isOurCommand(h, item[layout.commandKey])) out.push({ group, index: 0, matcher: undefined, entry: item });
+      return;
+    }
+    if (!covers(item['matcher'], layout.matcher)) return;
     const inner = item['hooks'];
-    return Array.isArray(inner) && inner.some((e) => isObj(e) && isOurCommand(h, e[layout.commandKey]));
+    if (!Array.isArray(inner)) return;
+    inner.forEach((e, index) => {
+      if (isObj(e) && isOurCommand(h, e[layout.commandKey])) out.push({ group, index, matcher: item['matcher'], entry: e });
+    });
   });
+  return out;
 }

@@ -835,7 +835,7 @@ function startDir(w: CWord | undefined, site: Site, cwd: string | null): string 
 export function classifyCmd(text: string, opts: ClassifyOptions): Classification {
   const line = typeof text === 'string' ? text : String(text);
   try {
-    const res = walk(line, opts, opts.cwd, 0, false);
+    const res = walk(line, opts, opts.cwdUnknown ? null : opts.cwd, 0, false);
     return finishClassification(res.ops, res.commandCount, res.unbalanced);
   } catch {
     // An internal error: fail closed on the text alone.

@@ -22,6 +22,9 @@ export { smellsDestructive } from './smell.js';
 export interface ClassifyOptions {
   /** Absolute working directory the line runs in. */
   cwd: string;
+  /** The directory the line runs in is not known (a harness that does not say where its shell tool
+   *  runs): relative targets and git's repository are then undeterminable ('unknown-cwd'). */
+  cwdUnknown?: boolean;
   /** HOME, for `~` and `$HOME`; null when unknown. */
   home: string | null;
   /** CDPATH is set: `cd name` may go elsewhere than ./name. */
@@ -60,7 +63,7 @@ interface Site {
   createBefore: boolean;
 }
 
-function baseValues(opts: ClassifyOptions, cwd: string): ValueTable {
+function baseValues(opts: ClassifyOptions, cwd: string | null): ValueTable {
   const values: ValueTable = new Map();
   if (opts.home) values.set('HOME', opts.home);
   values.set('PWD', cwd);
@@ -503,7 +506,7 @@ export function smellsDestructiveIn(dialect: Dialect | null, text: string): bool
 }
 
 export function classify(text: string, opts: ClassifyOptions): Classification {
-  const res = walk(text, opts, opts.cwd, baseValues(opts, opts.cwd), 0);
+  const res = walk(text, opts, opts.cwdUnknown ? null : opts.cwd, baseValues(opts, opts.cwdUnknown ? null : opts.cwd), 0);
   return finishClassification(res.ops, res.commandCount, res.unbalanced);
 }
 

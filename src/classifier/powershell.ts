@@ -1531,7 +1531,7 @@ function walkText(text: string, ctx: Ctx, cwd: string | null, depth: number): Wa
 export function classifyPowerShell(text: string, opts: ClassifyOptions): Classification {
   let res: Walk;
   try {
-    res = walkText(String(text), { opts, envNames: new Set(), assigned: new Map(), assignedSmell: new Map() }, opts.cwd, 0);
+    res = walkText(String(text), { opts, envNames: new Set(), assigned: new Map(), assignedSmell: new Map() }, opts.cwdUnknown ? null : opts.cwd, 0);
   } catch (e) {
     // An internal error must not let a line through: fail closed.
     const op = opaque('?', String(text), { reason: 'opaque-syntax', detail: `agent-guard could not read the line (${e instanceof Error ? e.message : 'error'})` }, { cwd: opts.cwd, cd: false, create: false });

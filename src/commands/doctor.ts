@@ -8,7 +8,9 @@ import type { CommandContext } from '../cli.js';
 import { loadConfig, type Env } from '../config.js';
 import { discoverWorkspace } from '../probe/index.js';
 import { findReal, isShimDir } from '../shell/realbin.js';
-import { HARNESSES, wiredHarnesses } from '../adapters/install.js';
+import { HARNESSES, userDir, wiredHarnesses, type Wired } from '../adapters/install.js';
+import { codexHookHash, codexHookKey, readHookStates, trustStatus, type TrustStatus } from '../adapters/codex-trust.js';
+import { geminiFolderTrust } from '../adapters/gemini-trust.js';
 import { currentLayout, hasMarker, INSTALL_HINT, KIND_NAME, sameFile, shimFiles, type Layout } from '../shell/layout.js';
 import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
 import { toolManagersOnPath } from '../shell/toolmanagers.js';
@@ -19,8 +21,8 @@ export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 
 export interface Check {
   /** Stable id: node.version, bundle, shims.dir, shim.<name>, path.shims-first, real.<name>,
-   *  hook.bash-env, hook.zdotdir, hook.env, toolmanager.<name>, harness.<name>, mcp.<name>,
-   *  instructions.<name>, quarantine.writable, quarantine.ignored. */
+   *  hook.bash-env, hook.zdotdir, hook.env, toolmanager.<name>, harness.<name>, harness.codex.trust,
+   *  harness.gemini.trust, mcp.<name>, instructions.<name>, quarantine.writable, quarantine.ignored. */
   id: string;
   status: CheckStatus;
   detail: string;
@@ -172,31 +174,81 @@ function hookChecks(layout: Layout, env: Env): Check[] {
   return out;
 }
 
-/** Where a harness shows that it is installed: its program on PATH, or its settings directory in
- *  HOME (or, for those with project settings, in the working directory). */
-const HARNESS_SIGNS: Record<(typeof HARNESSES)[number], { bin: string; dirs: (home: string, cwd: string) => string[] }> = {
-  claude: { bin: 'claude', dirs: (home, cwd) => [path.join(home, '.claude'), path.join(cwd, '.claude')] },
-  codex: { bin: 'codex', dirs: (home, cwd) => [path.join(home, '.codex'), path.join(cwd, '.codex')] },
-  gemini: { bin: 'gemini', dirs: (home, cwd) => [path.join(home, '.gemini'), path.join(cwd, '.gemini')] },
-  copilot: { bin: 'copilot', dirs: (home) => [path.join(home, '.copilot')] },
+/** Where a harness shows that it is installed: its program on PATH, or its settings directory (its
+ *  user directory, or for those with project settings, in the working directory). */
+const HARNESS_SIGNS: Record<(typeof HARNESSES)[number], { bin: string; project: string | null }> = {
+  claude: { bin: 'claude', project: '.claude' },
+  codex: { bin: 'codex', project: '.codex' },
+  gemini: { bin: 'gemini', project: '.gemini' },
+  copilot: { bin: 'copilot', project: null },
 };
+
+/** Codex runs a user or project hook only while its hash matches the `trusted_hash` stored for its
+ *  position in config.toml (src/adapters/codex-trust.ts). */
+function codexTrustCheck(w: Wired[], codexDir: string): Check {
+  const file = path.join(codexDir, 'config.toml');
+  const fix = 'start codex and choose "Trust all and continue" when it lists the hook (or trust it in its hooks view)';
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return check('harness.codex.trust', 'warn', `${file} could not be read: the hook's trust state is unknown`, fix);
+  }
+  const states = readHookStates(text);
+  if (states === null) return check('harness.codex.trust', 'warn', `${file} could not be read as TOML: the hook's trust state is unknown`, fix);
+  const says: Record<TrustStatus, string> = {
+    trusted: 'trusted',
+    untrusted: 'not trusted yet: Codex does not run it',
+    modified: 'changed since it was trusted (another path or position): Codex does not run it',
+    disabled: 'disabled in Codex (enabled = false): Codex does not run it',
+    unknown: 'its trust state cannot be told (an entry agent-guard did not write)',
+  };
+  const found: TrustStatus[] = [];
+  const parts: string[] = [];
+  for (const x of w) {
+    for (const e of x.entries) {
+      const status = trustStatus(codexHookHash(e.matcher, e.entry), states.get(codexHookKey(x.file, e.group, e.index)));
+      found.push(status);
+      parts.push(`${x.file} [${e.group}][${e.index}]: ${says[status]}`);
+    }
+  }
+  return check('harness.codex.trust', found.every((f) => f === 'trusted') ? 'ok' : 'warn', `${parts.join('; ')} (${file})`, fix);
+}
+
+/** With folder trust on, Gemini CLI runs no settings hook in a folder it does not trust. */
+function geminiTrustCheck(env: Env, geminiDir: string, cwd: string): Check {
+  const t = geminiFolderTrust(env, geminiDir, cwd);
+  const fix = `trust ${cwd} in Gemini CLI (it asks when it starts there), or turn folder trust off`;
+  if (t.trusted === true) return check('harness.gemini.trust', 'ok', `Gemini trusts ${cwd} (${t.source})`);
+  if (t.trusted === false) return check('harness.gemini.trust', 'warn', `Gemini does not trust ${cwd} (${t.source}): with folder trust on, no hook runs here`, fix);
+  if (t.enabled === true) return check('harness.gemini.trust', 'warn', `folder trust is on and ${cwd} is not trusted yet (${t.source}): until it is, no hook runs here`, fix);
+  return check('harness.gemini.trust', 'info', `${cwd}: no trust rule (${t.source}); if folder trust is on, Gemini asks when it starts here and runs no hook until the folder is trusted`, fix);
+}
 
 /** Which harnesses have agent-guard's hook in their settings (user, or the project in cwd). Never a
  *  failure (a harness without hooks is covered by `run` and the shims): a harness that is installed
- *  without the hook is a warning, one that is not installed is information. */
+ *  without the hook is a warning, one that is not installed is information. Where a wired harness
+ *  runs it only once trusted (Codex's hook trust, Gemini's folder trust), what can be told is said. */
 function harnessHookChecks(env: Env, cwd: string): Check[] {
   const home = env.HOME;
   if (!home) return [];
-  const wired = wiredHarnesses({ home: path.resolve(home), projectDir: path.resolve(cwd), command: '' });
-  return HARNESSES.map((h) => {
+  const ictx = { home: path.resolve(home), projectDir: path.resolve(cwd), command: '', env };
+  const wired = wiredHarnesses(ictx);
+  return HARNESSES.flatMap((h) => {
     const w = wired.filter((x) => x.harness === h);
-    if (w.length > 0) return check(`harness.${h}`, 'ok', w.map((x) => `${x.scope}: ${x.file}`).join('; '));
-    const fix = `agent-guard hook install ${h}${h === 'copilot' ? '' : ' [--user]'}`;
+    if (w.length > 0) {
+      const out = [check(`harness.${h}`, 'ok', w.map((x) => `${x.scope}: ${x.file}`).join('; '))];
+      if (h === 'codex') out.push(codexTrustCheck(w, userDir('codex', ictx)));
+      if (h === 'gemini') out.push(geminiTrustCheck(env, userDir('gemini', ictx), ictx.projectDir));
+      return out;
+    }
+    const fix = `agent-guard hook install ${h} [--user]`;
     const sign = HARNESS_SIGNS[h];
     const bin = findReal(sign.bin, env.PATH);
-    const dir = sign.dirs(path.resolve(home), path.resolve(cwd)).find((d) => fs.existsSync(d));
-    if (bin === null && dir === undefined) return check(`harness.${h}`, 'info', `not installed (no ${sign.bin} on PATH, no ${sign.dirs('~', '.').join(' or ')}): no hook needed`, fix);
-    return check(`harness.${h}`, 'warn', `installed (${bin ?? dir}), but no agent-guard hook in its settings`, fix);
+    const dirs = [userDir(h, ictx), ...(sign.project ? [path.join(ictx.projectDir, sign.project)] : [])];
+    const dir = dirs.find((d) => fs.existsSync(d));
+    if (bin === null && dir === undefined) return [check(`harness.${h}`, 'info', `not installed (no ${sign.bin} on PATH, no ${dirs.join(' or ')}): no hook needed`, fix)];
+    return [check(`harness.${h}`, 'warn', `installed (${bin ?? dir}), but no agent-guard hook in its settings`, fix)];
   });
 }
 

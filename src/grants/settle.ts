@@ -23,6 +23,8 @@ export interface AskPolicy {
   grant: boolean;
   /** The entry point, for the records: `hook-shell`, `hook codex`, `check`. */
   entry: string;
+  /** The line was decided with its directory unknown (DecideLine.cwdUnknown): so is its authorized retry. */
+  cwdUnknown?: boolean;
 }
 
 export type Settled =
@@ -47,8 +49,8 @@ export function grantNext(allow: string): string {
 }
 
 /** Decides the line again as authorized and performs its compensation. */
-function runAuthorized(r: CheckResult, text: string, config: Config, by: NonNullable<CheckResult['authorizedBy']>): Settled {
-  const again = decideLine({ text, config, mode: r.mode, dialect: r.dialect, authorized: true });
+function runAuthorized(r: CheckResult, text: string, config: Config, by: NonNullable<CheckResult['authorizedBy']>, cwdUnknown = false): Settled {
+  const again = decideLine({ text, config, mode: r.mode, dialect: r.dialect, authorized: true, ...(cwdUnknown ? { cwdUnknown: true } : {}) });
   if (again.decision === 'BLOCK' || again.decision === 'ASK') return refuse(again);
   const done = enforce({ ...again, authorizedBy: by }, text, config);
   if (done.decision === 'BLOCK' || done.decision === 'ASK') return refuse(done, undefined, true);
@@ -77,7 +79,7 @@ export function settleAsk(r: CheckResult, text: string, config: Config, policy: 
     const t = takeGrant(store, subject, now);
     if (t.kind === 'taken') {
       auditGrant(config, place, { event: 'used', id: t.grant.id, ...record });
-      return runAuthorized(r, text, config, { by: 'grant', id: t.grant.id });
+      return runAuthorized(r, text, config, { by: 'grant', id: t.grant.id }, policy.cwdUnknown === true);
     }
     if (t.kind === 'expired') auditGrant(config, place, { event: 'expired', id: t.grant.id, ...record });
   }
@@ -85,7 +87,7 @@ export function settleAsk(r: CheckResult, text: string, config: Config, policy: 
     const answer = (deps.ask ?? askOnTty)(question(r, text, config), { timeoutMs: config.askTimeoutMs });
     if (answer !== 'none') auditGrant(config, place, { event: `terminal-${answer}`, id: null, ...record });
     if (answer === 'yes') {
-      const s = runAuthorized(r, text, config, { by: 'terminal' });
+      const s = runAuthorized(r, text, config, { by: 'terminal' }, policy.cwdUnknown === true);
       const txids = s.action === 'run' ? s.r.compensations.map((c) => c.txid).filter((x): x is string => typeof x === 'string') : [];
       if (txids.length > 0) (deps.tell ?? tellTty)(`agent-guard: quarantined first as ${txids.join(', ')} (undo: agent-guard restore ${txids[0]})\n`);
       return s;

@@ -134,7 +134,10 @@ function say(ctx: HookContext, r: { decision: string; code: string; explanation:
  *  adapters): `run` (nothing to refuse; any compensation is done, or left to the shims), or a
  *  refusal with its decision, code, explanation and (`next`) what to do now. `opts.ask`: how an ASK
  *  may reach a human (src/grants/settle.ts); without it an ASK is refused as it is. */
-export type TextVerdict = { action: 'run'; r: CheckResult | null; deferred: boolean } | { action: 'refuse'; decision: 'BLOCK' | 'ASK'; code: ReasonCode; explanation: string; next?: string };
+export type TextVerdict =
+  | { action: 'run'; r: CheckResult | null; deferred: boolean }
+  /** `unknownCwd`: refused because an op depends on the directory, which is not known (TextInput.cwdUnknown). */
+  | { action: 'refuse'; decision: 'BLOCK' | 'ASK'; code: ReasonCode; explanation: string; next?: string; unknownCwd?: true };
 
 export interface TextInput {
   text: string;
@@ -145,6 +148,9 @@ export interface TextInput {
   /** The text is run by a shell whose hook sees each of its commands again (the bash/zsh hooks):
    *  `eval`, `source`, nested bash/zsh and compound commands are then left to that hook. */
   hooked?: boolean;
+  /** `cwd` locates the workspace only: the directory the text really runs in is not known (a harness
+   *  payload without the tool's working directory). Relative targets are then undeterminable. */
+  cwdUnknown?: boolean;
 }
 
 /** With the shims active: can this op be left to the layers that will see it run — the shims with
@@ -174,7 +180,7 @@ function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean; ask?: 
   }
   // (the probes' bare `git` is looked up past the shim directories by gitRunner)
   const config = loadConfig(env, input.cwd);
-  const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL', ...(input.dialect !== undefined ? { dialect: input.dialect } : {}) });
+  const r: CheckResult = decideLine({ text: input.text, config, mode: 'NORMAL', ...(input.dialect !== undefined ? { dialect: input.dialect } : {}), ...(input.cwdUnknown ? { cwdUnknown: true } : {}) });
   // An ALLOW needs nothing, unless it holds regenerable artifacts: those are relocated too (rule 13).
   if (r.decision === 'ALLOW' && !needsCompensation(r)) return { action: 'run', r, deferred: false };
   // Only POSIX text reaches the PATH shims as processes they see (a PowerShell cmdlet or a cmd builtin
@@ -202,10 +208,13 @@ function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean; ask?: 
     if (all) return { action: 'run', r, deferred: true };
   }
   if (r.decision === 'ASK' && opts.ask) {
-    const s = settleAsk(r, input.text, config, opts.ask);
+    const s = settleAsk(r, input.text, config, input.cwdUnknown ? { ...opts.ask, cwdUnknown: true } : opts.ask);
     return s.action === 'run' ? { action: 'run', r: s.r, deferred: false } : s;
   }
-  if (r.decision === 'BLOCK' || r.decision === 'ASK') return { action: 'refuse', decision: r.decision, code: r.code, explanation: r.explanation };
+  if (r.decision === 'BLOCK' || r.decision === 'ASK') {
+    const unknownCwd = input.cwdUnknown === true && r.ops.some((o) => o.decision === r.decision && o.undeterminable === 'unknown-cwd');
+    return { action: 'refuse', decision: r.decision, code: r.code, explanation: r.explanation, ...(unknownCwd ? { unknownCwd: true as const } : {}) };
+  }
   const done = enforce(r, input.text, config);
   if (done.decision === 'BLOCK' || done.decision === 'ASK') return { action: 'refuse', decision: done.decision, code: done.code, explanation: done.explanation };
   return { action: 'run', r: done, deferred: false };

@@ -43,6 +43,8 @@ afterEach(() => {
 function c(h: Harness, bin = BIN): InstallContext {
   return { ...ctx, command: `${bin} hook ${h}` };
 }
+/** wiredHarnesses without the entries (their positions are asserted where they matter). */
+const where = (ws: { harness: Harness; scope: Scope; file: string }[]) => ws.map(({ harness, scope, file }) => ({ harness, scope, file }));
 function read(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
@@ -130,10 +132,13 @@ const CASES: Case[] = [
       }),
     }),
   ),
-  {
+  ...([
+    ['project', 'proj/.github/hooks/agent-guard.json'],
+    ['user', 'home/.copilot/hooks/agent-guard.json'],
+  ] as const).map(([scope, rel]): Case => ({
     h: 'copilot',
-    scope: 'project',
-    rel: 'proj/.github/hooks/agent-guard.json',
+    scope,
+    rel,
     ours: (cmd) => ({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: cmd, timeoutSec: 30 }] } }),
     others: () => ({
       version: 1,
@@ -152,7 +157,7 @@ const CASES: Case[] = [
         sessionStart: [{ type: 'command', bash: 'echo hi' }],
       },
     }),
-  },
+  })),
 ];
 
 describe.each(CASES)('$h ($scope scope)', ({ h, scope, rel, ours, others, merged }) => {
@@ -252,18 +257,43 @@ describe.each(CASES)('$h ($scope scope)', ({ h, scope, rel, ours, others, merged
   it('wiredHarnesses finds it once installed and forgets it once removed', () => {
     expect(wiredHarnesses(c(h))).toEqual([]);
     installHook(h, scope, c(h));
-    expect(wiredHarnesses(c(h))).toEqual([{ harness: h, scope, file: file() }]);
+    expect(where(wiredHarnesses(c(h)))).toEqual([{ harness: h, scope, file: file() }]);
     removeHook(h, scope, c(h));
     expect(wiredHarnesses(c(h))).toEqual([]);
   });
 });
 
 describe('cross-cutting rules', () => {
-  it('refuses Copilot at user scope, writing nothing', () => {
-    expect(() => settingsPath('copilot', 'user', c('copilot'))).toThrow(/Copilot.*no user-level hook file/);
-    expect(() => installHook('copilot', 'user', c('copilot'))).toThrow(/--project/);
-    expect(() => removeHook('copilot', 'user', c('copilot'))).toThrow(/--project/);
-    expect(existsSync(join(ctx.home, '.github'))).toBe(false);
+  it("--user goes where each harness looks: CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME (relative: from the project directory)", () => {
+    const env = { CLAUDE_CONFIG_DIR: join(root, 'claude-cfg'), CODEX_HOME: join(root, 'codex-home'), GEMINI_CLI_HOME: join(root, 'gem'), COPILOT_HOME: 'cp-home' };
+    const at = (h: Harness) => settingsPath(h, 'user', { ...c(h), env });
+    expect(at('claude')).toBe(join(root, 'claude-cfg', 'settings.json'));
+    expect(at('codex')).toBe(join(root, 'codex-home', 'hooks.json'));
+    expect(at('gemini')).toBe(join(root, 'gem', '.gemini', 'settings.json'));
+    expect(at('copilot')).toBe(join(ctx.projectDir, 'cp-home', 'hooks', 'agent-guard.json'));
+    // unset or empty: the home directory's
+    expect(settingsPath('claude', 'user', { ...c('claude'), env: { CLAUDE_CONFIG_DIR: '' } })).toBe(join(ctx.home, '.claude', 'settings.json'));
+    installHook('claude', 'user', { ...c('claude'), env });
+    expect(existsSync(join(root, 'claude-cfg', 'settings.json'))).toBe(true);
+    expect(existsSync(join(ctx.home, '.claude'))).toBe(false);
+    expect(where(wiredHarnesses({ ...c('claude'), env }))).toEqual([{ harness: 'claude', scope: 'user', file: join(root, 'claude-cfg', 'settings.json') }]);
+  });
+
+  it('Claude: onFailure "block" only when the install says Claude Code reads it; a later install without it takes it out', () => {
+    const file = settingsPath('claude', 'project', c('claude'));
+    installHook('claude', 'project', { ...c('claude'), claudeOnFailure: true });
+    const cmd = registeredCommand('claude', `${BIN} hook claude`);
+    expect(read(file)).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: cmd, timeout: 30, onFailure: 'block' }] }] } });
+    expect(installHook('claude', 'project', { ...c('claude'), claudeOnFailure: true }).changed).toBe(false);
+    expect(installHook('claude', 'project', c('claude')).changed).toBe(true);
+    expect(read(file)).toEqual(CASES[1]!.ours(cmd));
+  });
+
+  it('Codex: the command is handed to `sh -c` whole (its login shell may be fish); a command with a backslash is refused', () => {
+    expect(registeredCommand('codex', `${BIN} hook codex`)).toBe(`sh -c '${registeredCommand('claude', `${BIN} hook codex`)}'`);
+    expect(registeredCommand('codex', `'/opt/a b/agent-guard' hook codex`)).toMatch(/^sh -c ''\\''\/opt\/a b\/agent-guard'\\'' hook codex \|\| \{ /);
+    expect(() => installHook('codex', 'project', c('codex', '/opt/a\\b/agent-guard'))).toThrow(/backslash/);
+    expect(existsSync(join(ctx.projectDir, '.codex'))).toBe(false);
   });
 
   it('refuses a command it would not recognise as its own later', () => {
@@ -329,7 +359,7 @@ describe('cross-cutting rules', () => {
     const widened = { matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: registeredCommand('claude', `${BIN} hook claude`), timeout: 30 }] };
     put(file, { hooks: { PreToolUse: [widened] } });
     expect(installHook('claude', 'user', c('claude')).changed).toBe(false);
-    expect(wiredHarnesses(c('claude'))).toEqual([{ harness: 'claude', scope: 'user', file }]);
+    expect(where(wiredHarnesses(c('claude')))).toEqual([{ harness: 'claude', scope: 'user', file }]);
     put(file, { hooks: { PreToolUse: [{ ...widened, matcher: '*' }] } });
     expect(installHook('claude', 'user', c('claude')).changed).toBe(false);
     // Under `Read` it guards nothing: not wired, and an install moves it to a Bash group.
@@ -379,13 +409,13 @@ describe('cross-cutting rules', () => {
     const broken = settingsPath('gemini', 'project', c('gemini'));
     mkdirSync(dirname(broken), { recursive: true });
     writeFileSync(broken, '{ not json');
-    expect(wiredHarnesses(c('claude'))).toEqual([
+    expect(where(wiredHarnesses(c('claude')))).toEqual([
       { harness: 'claude', scope: 'user', file: join(ctx.home, '.claude', 'settings.json') },
       { harness: 'codex', scope: 'project', file: join(ctx.projectDir, '.codex', 'hooks.json') },
       { harness: 'copilot', scope: 'project', file: join(ctx.projectDir, '.github', 'hooks', 'agent-guard.json') },
     ]);
     // project dir == home: the same file is one place, reported once
-    expect(wiredHarnesses({ ...c('claude'), projectDir: ctx.home }).filter((w) => w.harness === 'claude')).toEqual([
+    expect(where(wiredHarnesses({ ...c('claude'), projectDir: ctx.home }).filter((w) => w.harness === 'claude'))).toEqual([
       { harness: 'claude', scope: 'user', file: join(ctx.home, '.claude', 'settings.json') },
     ]);
   });

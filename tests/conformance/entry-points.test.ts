@@ -226,7 +226,10 @@ function payload(h: string, command: string, cwd: string, dialect?: string): str
   const d = dialect !== undefined ? { dialect } : {};
   if (h === 'copilot') return JSON.stringify({ timestamp: 1, cwd, toolName: 'bash', toolArgs: JSON.stringify({ command }), ...d });
   if (h === 'gemini') return JSON.stringify({ cwd, hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command }, ...d });
-  return JSON.stringify({ cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, ...d });
+  // Codex 0.171.0 leaves a tool's workdir out of its payload, and then judges relative targets as in an
+  // unknown directory (tests/adapters/harness.test.ts); here it is named, so the decisions compare.
+  const workdir = h === 'codex' ? { workdir: cwd } : {};
+  return JSON.stringify({ cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, ...workdir }, ...d });
 }
 
 const CODE = /\b(ASK|BLOCK) ([A-Z_]+):/;
@@ -252,6 +255,12 @@ function through(entry: string, c: Case, ws: string, env: Record<string, string>
   }
   const h = entry.split(' ')[1]!;
   const r = runSandboxed(area.rw(), [...envArgs(env), process.execPath, BIN, 'hook', h], { cwd: ws, input: payload(h, c.cmd, ws, c.dialect) });
+  if (h === 'codex' && r.exitCode === 2) {
+    // Codex is refused by exit 2 with the reason on stderr (its login shell's stdout cannot break that).
+    const m = CODE.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    return m![1] === 'ASK' ? ask(m![2]!) : block(m![2]!);
+  }
   expect(r.exitCode, r.stderr).toBe(0);
   if (r.stdout.trim() === '') return run;
   const o = JSON.parse(r.stdout);
