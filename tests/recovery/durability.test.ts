@@ -15,7 +15,6 @@
 // start to end inside one sandbox (fixtures/driver.ts), since a tmpfs mounted there goes with it.
 // Everything outside the test's temp directory is read-only meanwhile; a canary outside it must
 // survive.
-import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,8 +22,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, sandboxSupport } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { world as makeWorld } from '../helpers/world.js';
 import { readRecords } from '../../src/recovery/records.js';
-import { allPaths, listing, populate, POPULATED_FILES, POPULATED_LINKS } from './fixtures/tree.js';
+import { allPaths, listing, populate, POPULATED_FILES, POPULATED_LINKS } from '../helpers/tree.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const CHILD = path.join(REPO, 'tests/recovery/fixtures/relocate-child.ts');
@@ -64,12 +64,7 @@ interface World {
 /** A fresh git workspace in the writable area; with `tmpfs`, the quarantine is a directory outside
  *  the workspace on which the sandboxed command mounts a tmpfs. */
 function world(name: string, tmpfs = false): World {
-  const home = path.join(rw, name, 'home');
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  const env: Record<string, string> = { HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' };
-  const r = spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws, env: { ...process.env, ...env } });
-  expect(r.status).toBe(0);
+  const { ws, env } = makeWorld(path.join(rw, name, 'home'));
   if (!tmpfs) return { ws, env, quarantine: path.join(ws, '.agent-trash'), tmpfs: null };
   const trash = path.join(rw, name, 'trashfs');
   fs.mkdirSync(trash);

@@ -4,9 +4,9 @@
 // side is recorded: exit status, stdout, stderr, the tree outside the quarantine, the git state.
 // Usage: node driver.mjs <plan.json> <out.json>
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { workTree } from '../helpers/tree.mjs';
 
 const [planFile, outFile] = process.argv.slice(2);
 const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
@@ -14,26 +14,6 @@ const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
 
 function sh(cmd, opts) {
   return spawnSync('bash', ['-c', cmd], { encoding: 'utf8', ...opts });
-}
-
-/** Every entry under dir except the quarantine and .git's internals: path, type, content hash. */
-function tree(dir) {
-  const out = [];
-  const walk = (rel) => {
-    const abs = path.join(dir, rel);
-    for (const name of fs.readdirSync(abs).sort()) {
-      const r = rel ? `${rel}/${name}` : name;
-      if (r === '.agent-trash' || r === '.git') continue;
-      const st = fs.lstatSync(path.join(dir, r));
-      if (st.isDirectory()) {
-        out.push(`d ${r}`);
-        walk(r);
-      } else if (st.isSymbolicLink()) out.push(`l ${r} -> ${fs.readlinkSync(path.join(dir, r))}`);
-      else out.push(`f ${r} ${crypto.createHash('sha1').update(fs.readFileSync(path.join(dir, r))).digest('hex').slice(0, 12)} ${(st.mode & 0o777).toString(8)}`);
-    }
-  };
-  walk('');
-  return out;
 }
 
 function gitState(dir) {
@@ -109,7 +89,7 @@ for (const c of plan.cases) {
       status: r.status ?? `signal ${r.signal}`,
       stdout: r.stdout,
       stderr: r.stderr,
-      tree: tree(ws),
+      tree: workTree(ws),
       git: gitState(ws),
       quarantine: fs.existsSync(path.join(ws, '.agent-trash')),
     };
