@@ -12,7 +12,7 @@ import { describeSandboxed, itSandboxed, runBatchSandboxed, runSandboxedExact, u
 const REPO = path.resolve(import.meta.dirname, '../..');
 const INSTALL = path.join(REPO, 'install.sh');
 const BUNDLE = path.join(REPO, 'dist/agent-guard.cjs');
-const FIXTURES = path.join(import.meta.dirname, 'entry-fixtures');
+const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const NODE_DIR = path.dirname(process.execPath);
 const BASE_PATH = [...new Set([NODE_DIR, '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
 const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find'];

@@ -147,7 +147,7 @@ describeSandboxed('the preflight: what a reset or a forced checkout would overwr
     expect(read(w, '.agent-trash/x')).toBe('ours\n');
     expect(fs.lstatSync(path.join(w.ws, '.agent-trash')).isDirectory() && !fs.existsSync(path.join(w.ws, '.agent-trash/tx-new'))).toBe(true);
     expect(spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: w.ws, encoding: 'utf8' }).stdout).toBe('');
-  });
+  }, 120_000);
 });
 
 describeSandboxed('git worktree remove: what the work tree holds that git does not is quarantined first', () => {
