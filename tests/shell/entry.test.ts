@@ -386,11 +386,12 @@ describeSandboxed('run', () => {
     for (const sig of ['TERM', 'INT', 'HUP']) {
       const out = path.join(w.dir, `sig-${sig}`);
       fs.mkdirSync(out);
-      const r = sbx(w, ['sh', path.join(FIXTURES, 'forward-signal.sh'), ag, out, sig]);
+      // (generous: the fixture waits up to 20 s for the child, on a loaded machine too)
+      const r = sbx(w, ['sh', path.join(FIXTURES, 'forward-signal.sh'), ag, out, sig], { timeoutMs: 60_000 });
       expect([sig, r.exitCode, r.stdout]).toEqual([sig, 0, 'status=3\n']);
       expect(fs.readFileSync(path.join(out, 'got'), 'utf8')).toBe(`${sig}\n`);
     }
-  });
+  }, 240_000);
 
   itSandboxed('the session: --session, else the current AGENT_GUARD_SESSION, else a new run-<time>-<random>', () => {
     const { ag } = sharedInstall();
