@@ -1,12 +1,12 @@
 // The harness adapters with recorded payloads (the fields each harness documents), through the
 // built CLI, in the read-only sandbox: a SAFE decision is compensated and answered with silence,
 // ASK and BLOCK in each harness's own format, bad input and crashes refuse with exit 2.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { world as makeWorld, type World } from '../helpers/world.js';
 import { registeredCommand } from '../../src/adapters/install.js';
 import { codexHookHash } from '../../src/adapters/codex-trust.js';
 
@@ -65,17 +65,9 @@ function expectFailureRefused(h: Harness, r: { exitCode: number; stdout: string;
   }
 }
 
-function world(name: string): { home: string; ws: string } {
-  const home = path.join(area.rw(), name);
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(path.join(ws, 'build'), { recursive: true });
-  fs.mkdirSync(path.join(ws, 'src', 'build'), { recursive: true });
-  fs.writeFileSync(path.join(ws, 'build', 'o.o'), 'o');
-  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
-  return { home, ws };
-}
+const world = (name: string): World => makeWorld(path.join(area.rw(), name), { files: { 'build/o.o': 'o', 'src/build/': '' } });
 
-function hook(h: Harness, input: string, w: { home: string; ws: string }, opts: { env?: Record<string, string>; preload?: string } = {}) {
+function hook(h: Harness, input: string, w: World, opts: { env?: Record<string, string>; preload?: string } = {}) {
   const env = { HOME: w.home, PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', ...opts.env };
   const node = [process.execPath, ...(opts.preload ? ['--require', opts.preload] : []), BIN, 'hook', h];
   return runSandboxed(area.rw(), ['env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...node], { cwd: '/', input, timeoutMs: 60_000 });

@@ -4,11 +4,11 @@
 // the install prefix in the sandbox area and every system file (/etc/...) redirected there through
 // AGENT_GUARD_FEATURE_ROOT. Assertions are on exit codes, paths, files and doctor check ids.
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea, type SandboxResult } from '../helpers/sandbox.js';
+import { tree } from '../helpers/tree.mjs';
+import { describeSandboxed, itSandboxed, runSandboxedExact, useSandboxArea, type SandboxResult } from '../helpers/sandbox.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const FEATURE_DIR = path.join(REPO, 'devcontainer-feature/agent-guard');
@@ -53,8 +53,7 @@ function world(): World {
 }
 
 function sbx(w: World, argv: string[], env: Record<string, string> = {}): SandboxResult {
-  const all = { ...w.env, ...env };
-  return runSandboxed(area.rw(), ['/usr/bin/env', '-i', ...Object.entries(all).map(([k, v]) => `${k}=${v}`), ...argv], { cwd: w.dir, timeoutMs: 60_000 });
+  return runSandboxedExact(area.rw(), { ...w.env, ...env }, argv, { cwd: w.dir, timeoutMs: 60_000 });
 }
 
 /** The feature's install.sh as the tooling runs it (root, options as variables). */
@@ -76,26 +75,6 @@ function feature(w: World, opts: { SHELLHOOKS?: string; HARNESSHOOKS?: string; u
 /** A shell of the remote user: HOME in the area, PATH as a login profile leaves it. */
 function session(w: World, argv: string[], env: Record<string, string> = {}): SandboxResult {
   return sbx(w, argv, { HOME: w.home, PATH: LOGIN_PATH, SHELL: '/bin/bash', ...env });
-}
-
-function tree(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, rel: string): void => {
-    for (const name of fs.readdirSync(dir).sort()) {
-      const p = path.join(dir, name);
-      const r = rel ? `${rel}/${name}` : name;
-      const st = fs.lstatSync(p);
-      if (st.isDirectory()) {
-        out.push(`${r} dir ${(st.mode & 0o7777).toString(8)}`);
-        walk(p, r);
-      } else {
-        const hash = crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex').slice(0, 16);
-        out.push(`${r} file ${(st.mode & 0o7777).toString(8)} ${st.ino} ${st.mtimeMs} ${hash}`);
-      }
-    }
-  };
-  walk(root, '');
-  return out;
 }
 
 // Prints, one per line: PATH's first entry, BASH_ENV, guard.bash's own "loaded" marker (1).

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { world as makeWorld } from '../helpers/world.js';
 import { writeShims } from '../../src/shell/shims.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -39,12 +40,9 @@ let worlds = 0;
 /** A temp HOME, a git workspace with src/build, src2/build, … and the guarded shells' environment. */
 function world(dirs: string[]): World {
   const dir = path.join(area.rw(), `w${++worlds}`);
-  const home = path.join(dir, 'home');
-  const ws = path.join(dir, 'ws');
+  const { home, ws } = makeWorld(path.join(dir, 'home'), { ws: path.join(dir, 'ws'), files: Object.fromEntries(dirs.map((d) => [`${d}/build/o.o`, d])) });
   const out = path.join(dir, 'out');
-  for (const d of [home, out, ...dirs.map((x) => path.join(ws, x, 'build'))]) fs.mkdirSync(d, { recursive: true });
-  for (const d of dirs) fs.writeFileSync(path.join(ws, d, 'build', 'o.o'), d);
-  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
+  fs.mkdirSync(out);
   const env = {
     HOME: home,
     PATH: BASE_PATH,

@@ -147,3 +147,50 @@ export function runGuardSandboxed(rw: string, bin: string, args: string[], opts:
   }
   return { ...r, json };
 }
+
+/** Runs argv in the sandbox with exactly `env` (`env -i`): nothing of the runner's environment
+ *  (the developer's own guard, BASH_ENV, ZDOTDIR, AGENT_GUARD_*) leaks in. */
+export function runSandboxedExact(rw: string, env: Record<string, string>, argv: string[], opts: Omit<SandboxOptions, 'env'> = {}): SandboxResult {
+  return runSandboxed(rw, ['/usr/bin/env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv], opts);
+}
+
+/** A step of runBatchSandboxed: a command, or a function of a plain-JS module called in the
+ *  driver's process (see batch.mjs). An argv element {$json: [n, ...keys]} is a value from the
+ *  JSON that step n printed. */
+export type BatchStep =
+  | { argv: (string | { $json: [number, ...(string | number)[]] })[]; env?: Record<string, string>; exactEnv?: boolean; cwd?: string; input?: string; timeoutMs?: number }
+  | { call: string; fn: string; args?: unknown[] };
+
+export interface BatchResult extends SandboxResult {
+  signal: string | null;
+  /** Why the step could not start or its call threw (exitCode -1), or a timeout. */
+  error: string | null;
+  ms: number;
+  /** A call's return value. */
+  value?: unknown;
+}
+
+const BATCH = fileURLToPath(new URL('./batch.mjs', import.meta.url));
+let batches = 0;
+
+/** Runs the steps in order inside ONE sandbox (tests/helpers/batch.mjs): one set-up for all of
+ *  them. The driver gets `env` (with `exact`, only `env`: runSandboxedExact); each step adds its
+ *  own. The step and result files are written in `dir` (default rw) and removed afterwards. */
+export function runBatchSandboxed(
+  rw: string,
+  steps: BatchStep[],
+  opts: { dir?: string; cwd?: string; env?: Record<string, string>; exact?: boolean; timeoutMs?: number } = {},
+): BatchResult[] {
+  const base = path.join(opts.dir ?? rw, `.batch-${process.pid}-${++batches}`);
+  fs.writeFileSync(`${base}.json`, JSON.stringify(steps));
+  try {
+    const argv = [process.execPath, BATCH, `${base}.json`, `${base}.out.json`];
+    const run = { cwd: opts.cwd ?? rw, timeoutMs: opts.timeoutMs ?? 300_000 };
+    const r = opts.exact ? runSandboxedExact(rw, opts.env ?? {}, argv, run) : runSandboxed(rw, argv, { ...run, ...(opts.env ? { env: opts.env } : {}) });
+    if (r.exitCode !== 0) throw new Error(`runBatchSandboxed: the batch driver failed (${r.exitCode}): ${r.stderr}`);
+    return JSON.parse(fs.readFileSync(`${base}.out.json`, 'utf8')) as BatchResult[];
+  } finally {
+    fs.rmSync(`${base}.json`, { force: true });
+    fs.rmSync(`${base}.out.json`, { force: true });
+  }
+}

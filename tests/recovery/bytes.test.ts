@@ -7,18 +7,13 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runGuardSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { world as makeWorld, type World } from '../helpers/world.js';
 
 const area = useSandboxArea('ag-bytes');
 
-function world(name: string): { ws: string; env: Record<string, string> } {
-  const ws = path.join(area.rw(), name, 'home', 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  const env = { HOME: path.join(area.rw(), name, 'home'), GIT_CONFIG_NOSYSTEM: '1', AGENT_GUARD_SESSION: 'bytes' };
-  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
-  return { ws, env };
-}
+const world = (name: string): World => makeWorld(path.join(area.rw(), name, 'home'), { env: { AGENT_GUARD_SESSION: 'bytes' } });
 
-const cli = (w: { ws: string; env: Record<string, string> }, args: string[]) => runGuardSandboxed(area.rw(), BIN, args, { cwd: w.ws, env: w.env });
+const cli = (w: World, args: string[]) => runGuardSandboxed(area.rw(), BIN, args, { cwd: w.ws, env: w.env });
 
 const B = (...parts: (string | number[])[]): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 

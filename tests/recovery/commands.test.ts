@@ -1,23 +1,17 @@
 // delete, mode, and the audit log, through the built CLI inside the read-only sandbox.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runGuardSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { world as makeWorld, type World } from '../helpers/world.js';
 import { readRecords } from '../../src/recovery/records.js';
 
 const area = useSandboxArea('ag-commands');
 
-function world(name: string): { ws: string; env: Record<string, string> } {
-  const ws = path.join(area.rw(), name, 'home', 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  const env = { HOME: path.join(area.rw(), name, 'home'), GIT_CONFIG_NOSYSTEM: '1', AGENT_GUARD_SESSION: 'agent-1' };
-  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
-  return { ws, env };
-}
+const world = (name: string): World => makeWorld(path.join(area.rw(), name, 'home'), { env: { AGENT_GUARD_SESSION: 'agent-1' } });
 
-function cli(w: { ws: string; env: Record<string, string> }, args: string[], extra: Record<string, string> = {}) {
+function cli(w: World, args: string[], extra: Record<string, string> = {}) {
   return runGuardSandboxed(area.rw(), BIN, args, { cwd: w.ws, env: { ...w.env, ...extra } });
 }
 

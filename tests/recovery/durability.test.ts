@@ -15,7 +15,6 @@
 // start to end inside one sandbox (fixtures/driver.ts), since a tmpfs mounted there goes with it.
 // Everything outside the test's temp directory is read-only meanwhile; a canary outside it must
 // survive.
-import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,12 +22,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, sandboxSupport } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { bundleForNobody } from '../helpers/nobody.js';
+import { world as makeWorld } from '../helpers/world.js';
 import { readRecords } from '../../src/recovery/records.js';
-import { allPaths, listing, populate, POPULATED_FILES, POPULATED_LINKS } from './fixtures/tree.js';
+import { allPaths, listing, populate, POPULATED_FILES, POPULATED_LINKS } from '../helpers/tree.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
-const CHILD = path.join(REPO, 'tests/recovery/fixtures/relocate-child.ts');
-const DRIVER = path.join(REPO, 'tests/recovery/fixtures/driver.ts');
+// The fixtures are bundled (esbuild) once, before the tests, and run with plain node: a node that
+// loads tsx first spends about half a second of CPU on it, for every driver and every child.
+let CHILD = '';
+let DRIVER = '';
 const TMPFS_MAGIC = 0x01021994;
 
 let base: string;
@@ -41,6 +44,9 @@ beforeAll(() => {
   fs.mkdirSync(rw);
   fs.mkdirSync(canary);
   fs.writeFileSync(path.join(canary, 'keep.txt'), 'canary\n');
+  const tools = path.join(rw, '.tools');
+  DRIVER = bundleForNobody(path.join(REPO, 'tests/recovery/fixtures/driver.ts'), tools);
+  CHILD = bundleForNobody(path.join(REPO, 'tests/recovery/fixtures/relocate-child.ts'), tools);
 });
 afterAll(() => {
   expect(fs.readdirSync(canary)).toEqual(['keep.txt']);
@@ -64,12 +70,7 @@ interface World {
 /** A fresh git workspace in the writable area; with `tmpfs`, the quarantine is a directory outside
  *  the workspace on which the sandboxed command mounts a tmpfs. */
 function world(name: string, tmpfs = false): World {
-  const home = path.join(rw, name, 'home');
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  const env: Record<string, string> = { HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' };
-  const r = spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws, env: { ...process.env, ...env } });
-  expect(r.status).toBe(0);
+  const { ws, env } = makeWorld(path.join(rw, name, 'home'));
   if (!tmpfs) return { ws, env, quarantine: path.join(ws, '.agent-trash'), tmpfs: null };
   const trash = path.join(rw, name, 'trashfs');
   fs.mkdirSync(trash);
@@ -78,7 +79,7 @@ function world(name: string, tmpfs = false): World {
 
 /** Runs fixtures/driver.ts in one sandbox (after mounting the world's tmpfs, if it has one). */
 function drive(w: World | null, scenario: object, opts: { size?: string; timeoutMs?: number } = {}): any {
-  const node = [process.execPath, '--import', 'tsx', DRIVER, JSON.stringify(scenario)];
+  const node = [process.execPath, DRIVER, JSON.stringify(scenario)];
   const argv = w?.tmpfs
     ? ['sh', '-c', 'mount -t tmpfs -o "size=$1,mode=0700" agent-guard-durability "$2" || exit 99; shift 2; exec "$@"', 'sh', opts.size ?? '16m', w.tmpfs, ...node]
     : node;

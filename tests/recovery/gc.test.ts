@@ -3,19 +3,19 @@
 // `<quarantine>/<txid>` directories go, purge records are appended (audit, manifest) before anything is
 // removed, nothing else in the quarantine or outside it is touched. A canary outside the writable area
 // must survive.
-import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSandboxed, itSandboxed, runGuardSandboxed } from '../helpers/sandbox.js';
-import { listing } from './fixtures/tree.js';
+import { listing } from '../helpers/tree.mjs';
 import { INDEX_FILE } from '../../src/recovery/txindex.js';
 
 /** The tree, without the transaction index (a cache that reading commands may write; docs/records.md). */
-const tree = (p: string): string[] => listing(p).filter((l) => !l.startsWith(JSON.stringify(path.join('.agent-trash', INDEX_FILE))) && !l.startsWith(JSON.stringify(INDEX_FILE)));
+const tree = (p: string): string[] => listing(p, p, (r) => r === INDEX_FILE || r === path.join('.agent-trash', INDEX_FILE));
 import { BIN } from '../helpers/cli.js';
+import { world as makeWorld, type World as BaseWorld } from '../helpers/world.js';
 import { appendRecord, encodePath, readRecords } from '../../src/recovery/records.js';
 import { auditPath, ensureQuarantine, manifestPath, newTxid, relocate, type QuarantinePlace } from '../../src/recovery/quarantine.js';
 import { restore } from '../../src/recovery/restore.js';
@@ -38,20 +38,14 @@ afterAll(() => {
   fs.rmSync(canary, { recursive: true, force: true });
 });
 
-interface World {
-  ws: string;
+interface World extends BaseWorld {
   q: QuarantinePlace;
-  env: Record<string, string>;
 }
 
 /** A fresh workspace (git repo) in the writable area; its quarantine is not created. */
 function world(name: string): World {
-  const home = path.join(rw, name, 'home');
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  const env = { HOME: home, GIT_CONFIG_NOSYSTEM: '1', AGENT_GUARD_SESSION: 'gc-tester' };
-  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
-  return { ws, q: { root: ws, quarantine: path.join(ws, '.agent-trash') }, env };
+  const w = makeWorld(path.join(rw, name, 'home'), { env: { AGENT_GUARD_SESSION: 'gc-tester' } });
+  return { ...w, q: { root: w.ws, quarantine: path.join(w.ws, '.agent-trash') } };
 }
 
 /** A transaction written as relocate() writes one, but started `daysAgo` before `now`: the tree

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
-import { listing } from './fixtures/tree.js';
+import { listing } from '../helpers/tree.mjs';
+import { world as makeWorld, type World } from '../helpers/world.js';
 import { copyForNobody, nodeForNobody, NOBODY } from '../helpers/nobody.js';
 
 const area = useSandboxArea('ag-nonroot');
@@ -19,14 +20,11 @@ function tools(): { node: string; bin: string } {
 }
 
 /** A workspace owned by nobody (a git repo), in an area nobody can reach. */
-function world(name: string): { home: string; ws: string } {
+function world(name: string): World {
   fs.chmodSync(area.rw(), 0o755);
-  const home = path.join(area.rw(), name);
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
-  spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, home]);
-  return { home, ws };
+  const w = makeWorld(path.join(area.rw(), name));
+  spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, w.home]);
+  return w;
 }
 
 function asNobody(ws: string, home: string, script: string, env: Record<string, string> = {}): { exitCode: number; json: any; stderr: string } {

@@ -256,8 +256,11 @@ describe('concurrent writers', () => {
 
   it(`${WRITERS} processes × ${EACH} records of 1–4 KB: every line whole, every record once`, async () => {
     const file = fresh();
+    // The real module bundled once (esbuild): a writer started with tsx would spend half a second of
+    // CPU loading it, eight times.
+    const mod = bundleForNobody(RECORDS_TS, path.join(tmp, 'tools-writers'));
     const children = Array.from({ length: WRITERS }, (_, id) =>
-      spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD, RECORDS_TS, file, String(id), String(EACH)], { cwd: REPO, stdio: 'pipe' }),
+      spawn(process.execPath, ['--input-type=module', '-e', CHILD, mod, file, String(id), String(EACH)], { cwd: REPO, stdio: 'pipe' }),
     );
     const done = children.map(exited);
     await Promise.all(children.map((c) => waitFor(c, 'ready')));

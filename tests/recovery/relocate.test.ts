@@ -7,27 +7,13 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runGuardSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
-import { listing as snapshot, populate } from './fixtures/tree.js';
+import { listing as snapshot, populate } from '../helpers/tree.mjs';
+import { world as makeWorld, type World } from '../helpers/world.js';
 
 const area = useSandboxArea('ag-relocate');
 
-interface World {
-  ws: string;
-  home: string;
-  env: Record<string, string>;
-}
-
 /** A fresh workspace (git repo) in the writable area. */
-function world(name: string): World {
-  const home = path.join(area.rw(), name, 'home');
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  const env = { HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' };
-  const r = spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws, env: { ...process.env, ...env } });
-  expect(r.status).toBe(0);
-  return { ws, home, env };
-}
-
+const world = (name: string): World => makeWorld(path.join(area.rw(), name, 'home'));
 
 function guard(w: World, args: string[]) {
   return runGuardSandboxed(area.rw(), BIN, args, { cwd: w.ws, env: w.env });

@@ -3,7 +3,6 @@
 // were made on (or refuses, changing nothing, and says how), `restore show`, `restore <txid> PATH…`,
 // gc of snapshot transactions, and the AGENT_GUARD_NOTICE line. Each case runs one shell script in
 // one sandbox; its output is read back in sections (`mark NAME`).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,12 +12,11 @@ import { BIN } from '../helpers/cli.js';
 import { writeShims } from '../../src/shell/shims.js';
 import { appendRecord } from '../../src/recovery/records.js';
 import { newTxid } from '../../src/recovery/quarantine.js';
-import { listing } from './fixtures/tree.js';
+import { listing } from '../helpers/tree.mjs';
+import { GIT_ENV, SYSTEM_PATH, twin, world as makeWorld, type World } from '../helpers/world.js';
 
 const area = useSandboxArea('ag-snapshot');
 const TEMPLATE = fileURLToPath(new URL('../../shims/shim.sh', import.meta.url));
-const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const GIT_ENV = { GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 
 let shimDir = '';
 function shims(): string {
@@ -29,20 +27,8 @@ function shims(): string {
   return shimDir;
 }
 
-interface World {
-  home: string;
-  ws: string;
-}
-
-/** A git workspace built by `setup` (constructive commands only, run in it with sh). */
-function world(name: string, setup: string): World {
-  const home = path.join(area.rw(), name);
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  const r = spawnSync('sh', ['-c', `git init -q -b main && ${setup}`], { cwd: ws, env: { ...process.env, HOME: home, ...GIT_ENV }, encoding: 'utf8' });
-  expect(r.status, r.stderr).toBe(0);
-  return { home, ws };
-}
+/** A git workspace built by `setup` (run in it with sh, inside the sandbox). */
+const world = (name: string, setup: string): World => makeWorld(path.join(area.rw(), name), { setup, sandbox: area.rw() });
 
 /** `AG …` runs the checker by its path (never a shim); `mark NAME` starts an output section;
  *  `lasttx` prints the newest transaction id; `state TX` its state. */
@@ -84,11 +70,10 @@ describeSandboxed("snapshots stay out of the user's stash", () => {
   itSandboxed('a user stash entry, a guarded git reset --hard: git stash list and git stash pop behave exactly as without the guard; restore brings the snapshot back', () => {
     const setup = 'echo a > a.txt && echo u > u.txt && git add -A && git commit -qm init && echo user > u.txt && git stash -q && echo wip > a.txt';
     const w = world('stash', setup);
-    const twin = { home: path.join(area.rw(), 'stash-real'), ws: path.join(area.rw(), 'stash-real', 'ws') };
-    fs.cpSync(w.home, twin.home, { recursive: true, verbatimSymlinks: true });
+    const t = twin(w, path.join(area.rw(), 'stash-real'));
     const script = 'git reset -q --hard; mark list; git stash list --format=%gs; mark pop; git stash pop -q; echo "st=$?"; cat a.txt u.txt; git stash list; mark status; git status --porcelain';
     const guarded = sh(w, script, { shims: true });
-    const real = sh(twin, script);
+    const real = sh(t, script);
     expect(guarded.s, guarded.stderr).toEqual(real.s);
     expect(guarded.stderr).toBe(real.stderr);
     expect(real.s.pop).toBe('st=0\na\nuser');

@@ -11,8 +11,6 @@ import { ensureQuarantine, manifestPath, relocate, withQuarantineLock, type Quar
 import { listTransactions, restore } from '../../src/recovery/restore.js';
 import { INDEX_FILE } from '../../src/recovery/txindex.js';
 import { planGc } from '../../src/recovery/gc.js';
-import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
-import { BIN } from '../helpers/cli.js';
 
 let rw: string;
 beforeAll(() => {
@@ -201,34 +199,4 @@ describe('the quarantine lock', () => {
       holder.kill('SIGKILL');
     }
   });
-});
-
-const area = useSandboxArea('ag-txindex-race');
-
-describeSandboxed('restore racing gc --execute', () => {
-  itSandboxed('a transaction is either restored whole or purged whole, never split between them', () => {
-    const ws = path.join(area.rw(), 'race', 'ws');
-    fs.mkdirSync(ws, { recursive: true });
-    expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
-    const q = { root: ws, quarantine: path.join(ws, '.agent-trash') };
-    const rounds = 4;
-    const per = 1500;
-    const txids: string[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const dir = path.join(ws, `t${i}`);
-      fs.mkdirSync(dir);
-      const files = Array.from({ length: per }, (_, j) => path.join(dir, `f${j}`));
-      for (const f of files) fs.writeFileSync(f, f);
-      const r = relocate(q, files, { session: 's', command: `rm t${i}/*`, cwd: ws });
-      txids.push(r.txid);
-    }
-    // gc --execute with a zero cap (everything eligible) and restore of the same transaction, at once.
-    const script = txids.map((t) => `"$1" "$2" gc --execute --max-bytes 0 --json >/dev/null 2>&1 & "$1" "$2" restore ${t} --json >/dev/null 2>&1; wait`).join('\n');
-    const r = runSandboxed(area.rw(), ['sh', '-c', script, 'sh', process.execPath, BIN], { cwd: ws, env: { HOME: path.join(area.rw(), 'race') }, timeoutMs: 280_000 });
-    expect(r.exitCode, r.stderr).toBe(0);
-    for (let i = 0; i < rounds; i++) {
-      const back = fs.existsSync(path.join(ws, `t${i}`)) ? fs.readdirSync(path.join(ws, `t${i}`)).length : 0;
-      expect([0, per]).toContain(back);
-    }
-  }, 300_000);
 });

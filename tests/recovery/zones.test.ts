@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { SYSTEM_PATH, world as makeWorld, type World as BaseWorld } from '../helpers/world.js';
 import { writeShims } from '../../src/shell/shims.js';
-import { listing, populate } from './fixtures/tree.js';
+import { listing, populate } from '../helpers/tree.mjs';
 
 const area = useSandboxArea('ag-zones');
 const TEMPLATE = fileURLToPath(new URL('../../shims/shim.sh', import.meta.url));
-const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const UID = process.getuid?.() ?? 0;
 
 let shimDir = '';
@@ -28,35 +28,25 @@ function shims(): string {
   return shimDir;
 }
 
-interface World {
-  home: string;
-  ws: string;
+interface World extends BaseWorld {
   tmp: string;
   cache: string;
 }
 
-/** HOME with a git workspace and a cache directory, and a TMPDIR (sticky, world-writable like
- *  /tmp) beside it — all inside the writable area. */
+/** HOME with a git workspace (tracked.txt committed) and a cache directory, and a TMPDIR (sticky,
+ *  world-writable like /tmp) beside it — all inside the writable area. */
 function world(name: string): World {
   const base = path.join(area.rw(), name);
-  const home = path.join(base, 'home');
-  const w = { home, ws: path.join(home, 'ws'), tmp: path.join(base, 'tmp'), cache: path.join(home, '.cache') };
-  fs.mkdirSync(w.ws, { recursive: true });
+  const w = { ...makeWorld(path.join(base, 'home'), { files: { 'tracked.txt': 't\n' }, commit: true }), tmp: path.join(base, 'tmp'), cache: path.join(base, 'home', '.cache') };
   fs.mkdirSync(w.cache, { recursive: true });
   fs.mkdirSync(w.tmp);
   fs.chmodSync(w.tmp, 0o1777);
-  const r = spawnSync('sh', ['-c', 'git init -q -b main && echo t > tracked.txt && git add -A && git commit -qm init'], { cwd: w.ws, env: { ...process.env, ...gitEnv(w) }, encoding: 'utf8' });
-  expect(r.status, r.stderr).toBe(0);
   return w;
-}
-
-function gitEnv(w: World): Record<string, string> {
-  return { HOME: w.home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 }
 
 /** Runs a script in the workspace, inside the sandbox; `ag` is the built CLI. */
 function sh(w: World, script: string, opts: { shims: boolean; env?: Record<string, string> }): { exitCode: number; stdout: string; stderr: string } {
-  const env: Record<string, string> = { ...gitEnv(w), TMPDIR: w.tmp, PATH: opts.shims ? `${shims()}:${SYSTEM_PATH}` : SYSTEM_PATH, AGENT_GUARD_SESSION: 'zones', ...opts.env };
+  const env: Record<string, string> = { ...w.env, TMPDIR: w.tmp, PATH: opts.shims ? `${shims()}:${SYSTEM_PATH}` : SYSTEM_PATH, AGENT_GUARD_SESSION: 'zones', ...opts.env };
   return runSandboxed(area.rw(), ['sh', '-c', `ag() { "${process.execPath}" "${BIN}" "$@"; }\n${script}`], { cwd: w.ws, env, timeoutMs: 60_000 });
 }
 
@@ -166,7 +156,7 @@ done`,
     const r = runSandboxed(area.rw(), ['sh', '-c', `${ST}n() { "${process.execPath}" "${BIN}" "$@"; }
 n check --enforce -- 'rm -rf build' 2>/dev/null; st build
 n check --enforce -- 'rm -rf ../sibling' 2>/dev/null; st sibling
-n check --enforce -- 'rm -rf ..' 2>/dev/null; st parent`], { cwd: ws, env: { ...gitEnv(w), TMPDIR: w.tmp, PATH: SYSTEM_PATH } });
+n check --enforce -- 'rm -rf ..' 2>/dev/null; st parent`], { cwd: ws, env: { ...w.env, TMPDIR: w.tmp, PATH: SYSTEM_PATH } });
     expect(statuses(r.stdout), r.stderr).toEqual({ build: 0, sibling: 0, parent: 2 });
     expect(fs.readdirSync(path.join(ws, '.agent-trash')).some((n) => /^\d{8}T/.test(n))).toBe(true);
     expect(fs.readdirSync(path.join(w.tmp, `.agent-trash-${UID}`)).filter((n) => /^\d{8}T/.test(n))).toHaveLength(1);

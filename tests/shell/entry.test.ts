@@ -3,16 +3,16 @@
 // with a temp HOME and an exact environment (`env -i`), so the developer's own guard (BASH_ENV,
 // ZDOTDIR, AGENT_GUARD_*) never leaks in. Assertions are on exit codes, paths, files and check ids.
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea, type SandboxResult } from '../helpers/sandbox.js';
+import { tree } from '../helpers/tree.mjs';
+import { describeSandboxed, itSandboxed, runBatchSandboxed, runSandboxedExact, useSandboxArea, type SandboxResult } from '../helpers/sandbox.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const INSTALL = path.join(REPO, 'install.sh');
 const BUNDLE = path.join(REPO, 'dist/agent-guard.cjs');
-const FIXTURES = path.join(import.meta.dirname, 'entry-fixtures');
+const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const NODE_DIR = path.dirname(process.execPath);
 const BASE_PATH = [...new Set([NODE_DIR, '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
 const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find'];
@@ -75,26 +75,14 @@ function world(): World {
   return { dir, home, env };
 }
 
-/** Runs argv in the sandbox with exactly w.env (+ env): `env -i` drops everything else. */
+/** Runs argv in the sandbox with exactly w.env (+ env). */
 function sbx(w: World, argv: string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): SandboxResult {
-  const env = { ...w.env, ...opts.env };
-  return runSandboxed(area.rw(), ['/usr/bin/env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv], {
-    cwd: opts.cwd ?? w.dir,
-    timeoutMs: opts.timeoutMs ?? 30_000,
-  });
+  return runSandboxedExact(area.rw(), { ...w.env, ...opts.env }, argv, { cwd: opts.cwd ?? w.dir, timeoutMs: opts.timeoutMs ?? 30_000 });
 }
 
-let batches = 0;
-/** Several commands in one sandbox (entry-fixtures/batch.mjs), in order; each gets w.env + its env. */
+/** Several commands in one sandbox (tests/helpers/batch.mjs), in order; each gets w.env + its env. */
 function sbxBatch(w: World, cases: { argv: string[]; env?: Record<string, string>; cwd?: string }[]): SandboxResult[] {
-  const file = path.join(w.dir, `batch${++batches}`);
-  fs.writeFileSync(`${file}.json`, JSON.stringify(cases));
-  const r = sbx(w, [process.execPath, path.join(FIXTURES, 'batch.mjs'), `${file}.json`, `${file}.out.json`], { timeoutMs: 120_000 });
-  expect(r.exitCode, r.stderr).toBe(0);
-  const out = JSON.parse(fs.readFileSync(`${file}.out.json`, 'utf8')) as SandboxResult[];
-  fs.rmSync(`${file}.json`);
-  fs.rmSync(`${file}.out.json`);
-  return out;
+  return runBatchSandboxed(area.rw(), cases, { dir: w.dir, cwd: w.dir, env: w.env, exact: true, timeoutMs: 120_000 });
 }
 
 const install = (w: World, prefix: string, args: string[] = [], env: Record<string, string> = {}) => sbx(w, ['sh', INSTALL, '--prefix', prefix, ...args], { env });
@@ -111,28 +99,6 @@ function sharedInstall(): { w: World; prefix: string; ag: string; shims: string 
   return shared;
 }
 
-/** Every entry under root: path, type, mode; for files also inode, mtime and a content hash. */
-function tree(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, rel: string): void => {
-    for (const name of fs.readdirSync(dir).sort()) {
-      const p = path.join(dir, name);
-      const r = rel ? `${rel}/${name}` : name;
-      const st = fs.lstatSync(p);
-      const mode = (st.mode & 0o7777).toString(8);
-      if (st.isDirectory()) {
-        out.push(`${r} dir ${mode}`);
-        walk(p, r);
-      } else {
-        const bytes = st.isSymbolicLink() ? Buffer.from(fs.readlinkSync(p)) : fs.readFileSync(p);
-        const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-        out.push(`${r} ${st.isSymbolicLink() ? 'link' : 'file'} ${mode} ${st.ino} ${st.mtimeMs} ${hash}`);
-      }
-    }
-  };
-  walk(root, '');
-  return out;
-}
 const names = (root: string) => tree(root).map((l) => l.split(' ')[0]);
 const write = (file: string, text: string, mode?: number) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -424,11 +390,12 @@ describeSandboxed('run', () => {
     for (const sig of ['TERM', 'INT', 'HUP']) {
       const out = path.join(w.dir, `sig-${sig}`);
       fs.mkdirSync(out);
-      const r = sbx(w, ['sh', path.join(FIXTURES, 'forward-signal.sh'), ag, out, sig]);
+      // (generous: the fixture waits up to 20 s for the child, on a loaded machine too)
+      const r = sbx(w, ['sh', path.join(FIXTURES, 'forward-signal.sh'), ag, out, sig], { timeoutMs: 60_000 });
       expect([sig, r.exitCode, r.stdout]).toEqual([sig, 0, 'status=3\n']);
       expect(fs.readFileSync(path.join(out, 'got'), 'utf8')).toBe(`${sig}\n`);
     }
-  });
+  }, 240_000);
 
   itSandboxed('the session: --session, else the current AGENT_GUARD_SESSION, else a new run-<time>-<random>', () => {
     const { ag } = sharedInstall();

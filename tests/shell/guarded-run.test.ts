@@ -1,33 +1,23 @@
 // The whole stack with the real checker: `agent-guard run -- <shell> -c '…'` puts the shims first on
 // PATH and loads the bash/zsh hooks; each layer does its part (the shims compensate what they see
 // concretely, the hooks what bypasses them, and refuse what no shim can see). In the sandbox.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
+import { describeSandboxed, itSandboxed, runSandboxedExact, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { SYSTEM_PATH, world as makeWorld, type World } from '../helpers/world.js';
 
 const area = useSandboxArea('ag-guarded-run');
-const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-function world(name: string): { home: string; ws: string } {
-  const home = path.join(area.rw(), name);
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(path.join(ws, 'build', 'deep'), { recursive: true });
-  fs.mkdirSync(path.join(ws, 'dir', 'sub'), { recursive: true });
-  fs.writeFileSync(path.join(ws, 'build', 'deep', 'o.o'), 'o');
-  fs.writeFileSync(path.join(ws, 'dir', 'sub', 'x'), 'x');
-  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
-  return { home, ws };
-}
+const world = (name: string): World => makeWorld(path.join(area.rw(), name), { files: { 'build/deep/o.o': 'o', 'dir/sub/x': 'x' } });
 
-function guarded(w: { home: string; ws: string }, argv: string[]): { exitCode: number; stdout: string; stderr: string } {
+function guarded(w: World, argv: string[]): { exitCode: number; stdout: string; stderr: string } {
   const env = { HOME: w.home, PATH: SYSTEM_PATH, XDG_CACHE_HOME: path.join(w.home, '.cache'), AGENT_GUARD_SESSION: 'guarded-run' };
-  return runSandboxed(area.rw(), ['env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, BIN, 'run', '--', ...argv], { cwd: w.ws, timeoutMs: 60_000 });
+  return runSandboxedExact(area.rw(), env, [process.execPath, BIN, 'run', '--', ...argv], { cwd: w.ws, timeoutMs: 60_000 });
 }
 
-function quarantined(w: { ws: string }): string[] {
+function quarantined(w: World): string[] {
   const q = path.join(w.ws, '.agent-trash');
   if (!fs.existsSync(q)) return [];
   return fs

@@ -4,20 +4,19 @@
 // The checker is a fake "node" (fixtures/fake-node.sh) that records its argv and answers with the
 // directive in $FAKE_DIRECTIVE; the "real" programs are fakes (fixtures/fake-real.sh) that record
 // how they were called, except in the real-rm cases. All shim runs of this file are collected at
-// definition time and executed in ONE sandbox by fixtures/driver.mjs (a sandbox costs ~0.2 s to
+// definition time and executed in ONE sandbox by tests/helpers/batch.mjs (a sandbox costs ~0.2 s to
 // set up); each test then asserts on its own case. A canary outside the writable area must survive.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
+import { describeSandboxed, itSandboxed, runBatchSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { SHIM_MARKER, SHIM_NAMES, defaultTemplatePath, renderShim, writeShims } from '../../src/shell/shims.js';
 
 const REPO = path.resolve(__dirname, '../..');
 const TEMPLATE_PATH = path.join(REPO, 'shims/shim.sh');
 const FIXTURES = path.join(__dirname, 'fixtures');
-const DRIVER = path.join(FIXTURES, 'driver.mjs');
 
 function which(cmd: string): string | undefined {
   const r = spawnSync('/bin/sh', ['-c', 'command -v "$1"', 'sh', cmd], { encoding: 'utf8' });
@@ -243,35 +242,27 @@ function runBatch(): void {
     const env: Record<string, string> = { PATH: pathDirs.join(':'), HOME: l.home, FAKE_DIR: caseDir, ...spec.env };
     return { id: i, argv: argvFor(r.mode, spec, l, pathDirs), env, cwd: spec.cwd ?? l.work, timeoutMs: spec.timeoutMs ?? 15_000, spec, caseDir };
   });
-  const casesFile = path.join(rw, 'cases.json');
-  const resultsFile = path.join(rw, 'results.json');
-  fs.writeFileSync(casesFile, JSON.stringify(batch.map(({ spec: _s, caseDir: _d, ...c }) => c)));
-  const r = runSandboxed(rw, [process.execPath, DRIVER, casesFile, resultsFile], { cwd: rw, timeoutMs: 600_000 });
-  if (r.exitCode !== 0) throw new Error(`shim batch driver failed (${r.exitCode}): ${r.stderr}`);
-  const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as Array<{
-    id: number;
-    status: number | null;
-    signal: string | null;
-    error: string | null;
-    stdout: string;
-    stderr: string;
-  }>;
-  for (const res of results) {
-    const b = batch[res.id];
-    const reg = registry[res.id];
-    if (!b || !reg) throw new Error(`unknown case ${res.id}`);
-    if (res.error && res.signal === null) throw new Error(`case ${res.id} could not start: ${res.error}`);
+  const results = runBatchSandboxed(
+    rw,
+    batch.map((c) => ({ argv: c.argv, env: c.env, exactEnv: true, cwd: c.cwd, timeoutMs: c.timeoutMs })),
+    { cwd: rw, timeoutMs: 600_000 },
+  );
+  results.forEach((res, id) => {
+    const b = batch[id];
+    const reg = registry[id];
+    if (!b || !reg) throw new Error(`unknown case ${id}`);
+    if (res.error && res.signal === null) throw new Error(`case ${id} could not start: ${res.error}`);
     reg.outcome = {
-      status: res.status,
+      status: res.signal === null ? res.exitCode : null,
       signal: res.signal,
-      stdout: Buffer.from(res.stdout, 'base64').toString('utf8'),
-      stderr: Buffer.from(res.stderr, 'base64').toString('utf8'),
+      stdout: res.stdout,
+      stderr: res.stderr,
       node: readCalls(b.caseDir, 'node'),
       real: readCalls(b.caseDir, 'real'),
       spec: b.spec,
       dir: b.caseDir,
     };
-  }
+  });
 }
 
 const TAG_1 = /^\d+ 1$/;

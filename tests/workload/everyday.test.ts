@@ -154,7 +154,7 @@ describeSandboxed('everyday agent commands end under agent-guard run as they do 
       const planFile = path.join(root, 'plan.json');
       const outFile = path.join(root, 'out.json');
       fs.writeFileSync(planFile, JSON.stringify({ root, template: ws, node: process.execPath, bin: BIN, path: SYSTEM_PATH, snapshots: snapDir, cases }));
-      const r = runSandboxed(root, [process.execPath, path.join(import.meta.dirname, 'driver.mjs'), planFile, outFile], { timeoutMs: 600_000, env: { PATH: SYSTEM_PATH } });
+      const r = runSandboxed(root, [process.execPath, path.join(import.meta.dirname, 'fixtures', 'driver.mjs'), planFile, outFile], { timeoutMs: 600_000, env: { PATH: SYSTEM_PATH } });
       expect(r.exitCode, r.stderr).toBe(0);
       const results = JSON.parse(fs.readFileSync(outFile, 'utf8')) as any[];
       const differ = results.filter((x) => {

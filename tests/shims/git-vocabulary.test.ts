@@ -11,13 +11,12 @@ import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { writeShims } from '../../src/shell/shims.js';
-import { listing } from '../recovery/fixtures/tree.js';
+import { listing } from '../helpers/tree.mjs';
+import { GIT_ENV, SYSTEM_PATH, world as makeWorld, type World } from '../helpers/world.js';
 
 const area = useSandboxArea('ag-git-vocab');
 const TEMPLATE = fileURLToPath(new URL('../../shims/shim.sh', import.meta.url));
-const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const AG = `"${process.execPath}" "${BIN}"`;
-const GIT_ENV = { GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 
 let shimDir = '';
 function shims(): string {
@@ -28,17 +27,11 @@ function shims(): string {
   return shimDir;
 }
 
-interface World {
-  home: string;
-  ws: string;
-}
-
 /** c1: a.txt b.txt dir/x .gitignore(*.log); c2 adds old.txt and README; c3 (HEAD, main) removes
  *  them. Branch `qtrack` tracks `.agent-trash/x`, `qfile` a file named `.agent-trash`, `qnew`
  *  `.agent-trash/tx-new/file`, `qlink` a symlink named `.agent-trash`.
  *  Linked work trees (detached at HEAD) under trees/: w, ign, locked. */
 const SETUP = [
-  'git init -q -b main',
   'mkdir dir && echo a > a.txt && echo b > b.txt && echo x > dir/x && echo "*.log" > .gitignore && git add -A && git commit -qm c1',
   'echo old > old.txt && echo R > README && git add old.txt README && git commit -qm c2',
   'git rm -q old.txt README && git commit -qm c3',
@@ -50,15 +43,8 @@ const SETUP = [
   'echo untracked > trees/w/u.txt && echo modified > trees/w/a.txt && echo log > trees/ign/debug.log && echo u > trees/locked/u.txt && git worktree lock trees/locked',
 ].join(' && ');
 
-/** A world built by SETUP (which removes files, so it runs in the sandbox too). */
-function world(name: string): World {
-  const home = path.join(area.rw(), name);
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  const r = runSandboxed(area.rw(), ['sh', '-c', SETUP], { cwd: ws, env: { HOME: home, PATH: SYSTEM_PATH, ...GIT_ENV }, timeoutMs: 60_000 });
-  expect(r.exitCode, r.stderr).toBe(0);
-  return { home, ws };
-}
+/** A world built by SETUP (which removes files, so it runs in the sandbox). */
+const world = (name: string): World => makeWorld(path.join(area.rw(), name), { setup: SETUP, sandbox: area.rw() });
 
 function sh(w: World, script: string, shimsOn: boolean): { exitCode: number; stdout: string; stderr: string } {
   const env = { HOME: w.home, PATH: shimsOn ? `${shims()}:${SYSTEM_PATH}` : SYSTEM_PATH, ...GIT_ENV, AGENT_GUARD_SESSION: 'git-vocab' };
@@ -73,7 +59,7 @@ const RESTORE_ALL = `for tx in $(${AG} restore list --json | "${process.execPath
 
 /** The workspace outside the quarantine and every `.git` (a linked work tree's `.git` file holds
  *  an absolute path). */
-const tree = (w: World): string[] => listing(w.ws).filter((l) => !/^"\.agent-trash(\/|")/.test(l) && !/(^"|\/)\.git(\/|")/.test(l));
+const tree = (w: World): string[] => listing(w.ws, w.ws, (r) => r === '.agent-trash' || path.basename(r) === '.git');
 const read = (w: World, rel: string): string | null => (fs.existsSync(path.join(w.ws, rel)) ? fs.readFileSync(path.join(w.ws, rel), 'utf8') : null);
 
 /** The script through the shims on a world and with the real git on its twin: same result. */
@@ -161,7 +147,7 @@ describeSandboxed('the preflight: what a reset or a forced checkout would overwr
     expect(read(w, '.agent-trash/x')).toBe('ours\n');
     expect(fs.lstatSync(path.join(w.ws, '.agent-trash')).isDirectory() && !fs.existsSync(path.join(w.ws, '.agent-trash/tx-new'))).toBe(true);
     expect(spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: w.ws, encoding: 'utf8' }).stdout).toBe('');
-  });
+  }, 120_000);
 });
 
 describeSandboxed('git worktree remove: what the work tree holds that git does not is quarantined first', () => {

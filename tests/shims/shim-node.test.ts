@@ -2,7 +2,6 @@
 // what is left on disk outside the quarantine, the output and the exit status are the real tool's,
 // and everything it removed is restorable. Each case runs the same command on two identical copies
 // of a workspace — one through the shims, one with the real tool — and compares.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,11 +9,11 @@ import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { writeShims } from '../../src/shell/shims.js';
-import { listing } from '../recovery/fixtures/tree.js';
+import { workTree } from '../helpers/tree.mjs';
+import { GIT_ENV, SYSTEM_PATH, twin, world as makeWorld, type World, type WorldOptions } from '../helpers/world.js';
 
 const area = useSandboxArea('ag-shim-node');
 const TEMPLATE = fileURLToPath(new URL('../../shims/shim.sh', import.meta.url));
-const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 let shimDir = '';
 function shims(): string {
@@ -25,41 +24,24 @@ function shims(): string {
   return shimDir;
 }
 
-interface World {
-  home: string;
-  ws: string;
-}
+/** a.txt b.txt dir/sub/x build/o.o, an empty directory, link -> a.txt; all committed (but empty/). */
+const FILES: WorldOptions = { files: { 'a.txt': 'a\n', 'b.txt': 'b\n', 'dir/sub/x': 'x\n', 'build/o.o': 'o\n', 'empty/': '' }, links: { link: 'a.txt' }, commit: true };
 
-/** A git workspace with one commit, built by `setup` (run in it with sh). */
-function world(name: string, setup: string): World {
-  const home = path.join(area.rw(), name);
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  const env = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-  const r = spawnSync('sh', ['-c', `git init -q -b main && ${setup}`], { cwd: ws, env, encoding: 'utf8' });
-  expect(r.status, r.stderr).toBe(0);
-  return { home, ws };
-}
-
-/** A copy of a world (same relative layout), for the real tool. */
-function twin(w: World, name: string): World {
-  const home = path.join(area.rw(), name);
-  fs.cpSync(w.home, home, { recursive: true, verbatimSymlinks: true });
-  return { home, ws: path.join(home, 'ws') };
-}
+/** A git workspace holding FILES, committed; `setup` (a sh script) runs in it after that. */
+const world = (name: string, setup?: string): World => makeWorld(path.join(area.rw(), name), { ...FILES, ...(setup !== undefined ? { setup, sandbox: area.rw() } : {}) });
 
 function sh(w: World, script: string, opts: { shims: boolean; input?: string }): { exitCode: number; stdout: string; stderr: string } {
-  const env: Record<string, string> = { HOME: w.home, PATH: opts.shims ? `${shims()}:${SYSTEM_PATH}` : SYSTEM_PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', AGENT_GUARD_SESSION: 'shim-test' };
+  const env: Record<string, string> = { HOME: w.home, PATH: opts.shims ? `${shims()}:${SYSTEM_PATH}` : SYSTEM_PATH, ...GIT_ENV, AGENT_GUARD_SESSION: 'shim-test' };
   return runSandboxed(area.rw(), ['sh', '-c', script], { cwd: w.ws, env, ...(opts.input !== undefined ? { input: opts.input } : {}), timeoutMs: 60_000 });
 }
 
 /** The workspace outside .git and the quarantine. */
-const tree = (w: World): string[] => listing(w.ws).filter((l) => !/^"(\.git|\.agent-trash)(\/|")/.test(l));
+const tree = (w: World): string[] => workTree(w.ws);
 
 /** Runs `script` through the shims on a world and with the real tools on its twin; both must agree. */
-function same(name: string, setup: string, script: string): { guarded: ReturnType<typeof sh>; real: ReturnType<typeof sh>; w: World } {
+function same(name: string, setup: string | undefined, script: string): { guarded: ReturnType<typeof sh>; real: ReturnType<typeof sh>; w: World } {
   const w = world(name, setup);
-  const t = twin(w, `${name}-real`);
+  const t = twin(w, path.join(area.rw(), `${name}-real`));
   const guarded = sh(w, script, { shims: true });
   const real = sh(t, script, { shims: false });
   expect({ exit: guarded.exitCode, stdout: guarded.stdout }, guarded.stderr).toEqual({ exit: real.exitCode, stdout: real.stdout });
@@ -72,8 +54,6 @@ function restoreAll(w: World): void {
   const list = JSON.parse(sh(w, `"${process.execPath}" "${BIN}" restore list --json`, { shims: false }).stdout);
   for (const t of list.transactions) if (t.state === 'RESTORABLE') expect(sh(w, `"${process.execPath}" "${BIN}" restore ${t.txid} --json`, { shims: false }).exitCode).toBe(0);
 }
-
-const FILES = 'mkdir -p dir/sub build && echo a > a.txt && echo b > b.txt && echo x > dir/sub/x && echo o > build/o.o && mkdir empty && ln -s a.txt link && git add -A && git commit -qm init';
 
 describeSandboxed('the rm shim: the real rm’s result, with the removed entries quarantined', () => {
   for (const [label, script] of [
@@ -98,13 +78,13 @@ describeSandboxed('the rm shim: the real rm’s result, with the removed entries
     ['find -name -delete (a pattern, not the action)', 'find . -name -delete'],
   ] as const) {
     itSandboxed(label, () => {
-      const { w } = same(label.replace(/\W+/g, '-'), FILES, script);
+      const { w } = same(label.replace(/\W+/g, '-'), undefined, script);
       restoreAll(w);
     });
   }
 
   itSandboxed('what it removed is in the quarantine and restores byte-identical', () => {
-    const w = world('rm-restore', FILES);
+    const w = world('rm-restore');
     const before = tree(w);
     expect(sh(w, 'rm -rf dir build a.txt link', { shims: true }).exitCode).toBe(0);
     expect(tree(w)).not.toEqual(before);
@@ -113,7 +93,7 @@ describeSandboxed('the rm shim: the real rm’s result, with the removed entries
   });
 
   itSandboxed('refusals: nothing runs, exit 2 (BLOCK) or 3 (ASK), the reason on stderr', () => {
-    const w = world('rm-refused', FILES);
+    const w = world('rm-refused');
     const before = tree(w);
     fs.writeFileSync(path.join(w.home, 'notes.txt'), 'n\n');
     const outside = sh(w, `rm -rf ${w.home}/notes.txt`, { shims: true });
@@ -134,7 +114,7 @@ describeSandboxed('the rm shim: the real rm’s result, with the removed entries
 
 describeSandboxed('the other shims', () => {
   itSandboxed('unlink, shred -u and shred: restorable; rmdir as it is', () => {
-    const w = world('others', FILES);
+    const w = world('others');
     expect(sh(w, 'unlink a.txt && rmdir empty && shred -u b.txt && shred dir/sub/x', { shims: true }).exitCode).toBe(0);
     expect(fs.existsSync(path.join(w.ws, 'a.txt')) || fs.existsSync(path.join(w.ws, 'b.txt')) || fs.existsSync(path.join(w.ws, 'empty'))).toBe(false);
     expect(fs.readFileSync(path.join(w.ws, 'dir/sub/x'))).not.toEqual(Buffer.from('x\n')); // shredded in place
@@ -147,7 +127,7 @@ describeSandboxed('the other shims', () => {
   });
 
   itSandboxed('git clean -fd prints what the real one prints, and the quarantine survives git clean -fdx', () => {
-    const { w } = same('git-clean', `${FILES} && mkdir -p junk/deep && echo j > junk/deep/j && echo u > untracked.txt`, 'git clean -fd');
+    const { w } = same('git-clean', `mkdir -p junk/deep && echo j > junk/deep/j && echo u > untracked.txt`, 'git clean -fd');
     expect(sh(w, 'git clean -fdx', { shims: true }).exitCode).toBe(0);
     expect(fs.existsSync(path.join(w.ws, '.agent-trash', 'manifest.jsonl'))).toBe(true);
     restoreAll(w);
@@ -155,14 +135,14 @@ describeSandboxed('the other shims', () => {
   });
 
   itSandboxed('git reset --hard: snapshot first, then the real reset; restore brings the changes back', () => {
-    const { w } = same('git-reset', `${FILES} && echo changed > a.txt`, 'git reset --hard -q');
+    const { w } = same('git-reset', 'echo changed > a.txt', 'git reset --hard -q');
     expect(fs.readFileSync(path.join(w.ws, 'a.txt'), 'utf8')).toBe('a\n');
     restoreAll(w);
     expect(fs.readFileSync(path.join(w.ws, 'a.txt'), 'utf8')).toBe('changed\n');
   });
 
   itSandboxed('git branch -D, git stash drop and git stash clear: the real result, and restore brings the branch and the stash entries back', () => {
-    const setup = `${FILES} && git branch topic && git checkout -q topic && echo t > t.txt && git add t.txt && git commit -qm topic && git checkout -q main && echo s1 > a.txt && git stash -q && echo s2 > b.txt && git stash -q && echo s3 > a.txt && git stash -q`;
+    const setup = `git branch topic && git checkout -q topic && echo t > t.txt && git add t.txt && git commit -qm topic && git checkout -q main && echo s1 > a.txt && git stash -q && echo s2 > b.txt && git stash -q && echo s3 > a.txt && git stash -q`;
     const { w } = same('git-refs', setup, 'git branch -D topic && git stash drop -q && git stash clear && git branch --list && git stash list');
     const git = (cmd: string): string => sh(w, cmd, { shims: false }).stdout;
     expect(git('git branch --list topic')).toBe('');
@@ -176,7 +156,7 @@ describeSandboxed('the other shims', () => {
   });
 
   itSandboxed('git push --force is refused before git runs; read-only git takes the fast path', () => {
-    const w = world('git-push', FILES);
+    const w = world('git-push');
     const r = sh(w, 'git push --force origin main', { shims: true });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/BLOCK_FORCE_PUSH/);
@@ -184,14 +164,14 @@ describeSandboxed('the other shims', () => {
   });
 
   itSandboxed('find -delete with another action is refused, nothing deleted', () => {
-    const w = world('find-print', FILES);
+    const w = world('find-print');
     const r = sh(w, 'find . -name "*.o" -print -delete', { shims: true });
     expect(r.exitCode).toBe(2);
     expect(fs.existsSync(path.join(w.ws, 'build/o.o'))).toBe(true);
   });
 
   itSandboxed('find -exec with a deleter named by its path is refused (it would pass the shim)', () => {
-    const w = world('find-abs', FILES);
+    const w = world('find-abs');
     const r = sh(w, 'find . -name "*.o" -exec /bin/rm {} +', { shims: true });
     expect(r.exitCode).toBe(2);
     expect(fs.existsSync(path.join(w.ws, 'build/o.o'))).toBe(true);
@@ -203,7 +183,7 @@ describeSandboxed('hook-shell (the text check the bash/zsh hooks call)', () => {
     sh(w, `"${process.execPath}" "${BIN}" hook-shell --shell bash ${shimsOn ? '--shims ' : ''}--cwd "$PWD" -- "$1"`.replace('"$1"', `'${text.replace(/'/g, `'\\''`)}'`), { shims: shimsOn });
 
   itSandboxed('with shims: defers what they will see (shapes included), decides what bypasses them, refuses tampering', () => {
-    const w = world('hook-shims', FILES);
+    const w = world('hook-shims');
     expect(hook(w, 'rm -rf "$D"', true).exitCode).toBe(0); // the shim sees the expanded argv
     expect(hook(w, 'ls | xargs rm', true).exitCode).toBe(0);
     expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(true);
@@ -231,7 +211,7 @@ describeSandboxed('hook-shell (the text check the bash/zsh hooks call)', () => {
   });
 
   itSandboxed('without shims: enforces like check --enforce', () => {
-    const w = world('hook-plain', FILES);
+    const w = world('hook-plain');
     expect(hook(w, 'rm -rf build', false).exitCode).toBe(0);
     expect(fs.existsSync(path.join(w.ws, 'build'))).toBe(false);
     expect(hook(w, 'rm -rf "$D"', false).exitCode).toBe(2);
