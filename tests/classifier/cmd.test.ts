@@ -1,7 +1,7 @@
 // The cmd.exe dialect front end: facts, never decisions. Every row is a command line and the facts
 // its ops must carry; nothing here runs a command.
 import { describe, expect, it } from 'vitest';
-import { classifyCmd } from '../../src/classifier/cmd.js';
+import { classifyCmd } from '../../src/classifier/cmd/walk.js';
 import type { ClassifyOptions } from '../../src/classifier/index.js';
 import type { Op, OpKind, UndeterminableReason } from '../../src/classifier/types.js';
 import { Rng } from '../helpers/fuzz-gen.js';
@@ -423,7 +423,8 @@ describe('git', () => {
     { cmd: 'git -C D:\\repo clean -fd', expect: { kind: 'git-clean', reason: 'unknown-cwd' } },
     { cmd: 'set GIT_DIR=x & git clean -fd', expect: { kind: 'git-clean', reason: 'git-environment' } },
     { cmd: 'git -c core.pager="rm -rf x" log', expect: { kind: 'indirect', program: 'git' } },
-    { cmd: 'git nuke', expect: { kind: 'opaque', program: 'git' }, options: withAlias },
+    // An alias is read again as the git command it expands to (the same reader in every dialect).
+    { cmd: 'git nuke', expect: { kind: 'git-clean', program: 'git', recursive: true, reason: null, targets: ['/ws'] }, options: withAlias },
     { cmd: 'git lg', expect: null, options: withAlias },
     { cmd: 'git unknownthing', expect: null, options: withAlias },
   ]);

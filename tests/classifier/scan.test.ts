@@ -1,8 +1,8 @@
 // The pre-scanner and the tokenizer: structure, not decisions.
 import { describe, expect, it } from 'vitest';
-import { scan } from '../../src/classifier/scan.js';
-import { quoteArgv, tokenize } from '../../src/classifier/tokenize.js';
-import { decodeWord } from '../../src/classifier/words.js';
+import { scan } from '../../src/classifier/posix/scan.js';
+import { quoteArgv, tokenize } from '../../src/classifier/posix/tokenize.js';
+import { decodeWord } from '../../src/classifier/posix/words.js';
 
 /** Each simple command of a line as its decoded words (values). */
 function commands(text: string): string[][] {
