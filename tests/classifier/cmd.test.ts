@@ -367,6 +367,15 @@ describe('nested shells', () => {
     { cmd: 'wsl -e bash -c "rm -rf ~"', expect: { kind: 'indirect', program: 'wsl' } },
     { cmd: 'wsl ls', expect: null },
     { cmd: 'echo rm -rf / | bash', expect: { kind: 'indirect', program: 'bash' } },
+    // The shell list shared with the other readers (names.ts): cmd's own lacked these.
+    ...['fish', 'mksh', 'yash', 'ash'].map((sh) => ({ cmd: `${sh} -c "rm -rf x"`, expect: { kind: 'indirect' as const, program: sh, reason: 'indirect-shell' as const, inner: 'rm -rf x' } })),
+    // bash reads `-o NAME` from the next word wherever it sits in a cluster: the text is the word after.
+    { cmd: 'bash -oc posix "rm -rf x"', expect: { kind: 'indirect', program: 'bash', inner: 'rm -rf x' } },
+    // Wrappers (Windows' sudo, gsudo, a POSIX toolkit's on PATH) run what follows: judged by its smell.
+    { cmd: 'sudo rm -rf x', expect: { kind: 'indirect', program: 'sudo', reason: 'indirect-shell', inner: 'rm -rf x' } },
+    { cmd: 'gsudo rd /s /q build', expect: { kind: 'indirect', program: 'gsudo' } },
+    { cmd: 'busybox rm -rf x', expect: { kind: 'indirect', program: 'busybox' } },
+    { cmd: 'sudo dir', expect: null },
   ]);
 });
 

@@ -341,6 +341,12 @@ table('nested shells and indirect text', [
   { cmd: 'bash -c "rm -rf build"', expect: { kind: 'indirect', program: 'bash', reason: 'indirect-shell' } },
   { cmd: 'bash -c "ls -la"', expect: { ops: 0 } },
   { cmd: 'bash script.sh', expect: { ops: 0 } },
+  // The shell and wrapper lists shared with the other readers (names.ts): PowerShell's lacked these.
+  { cmd: 'yash -c "rm -rf build"', expect: { kind: 'indirect', program: 'yash', reason: 'indirect-shell' } },
+  { cmd: 'busybox rm -rf build', expect: { kind: 'indirect', program: 'busybox', reason: 'indirect-shell' } },
+  // The shells' own option reading: `-o NAME` takes the next word, `-c` the first operand.
+  { cmd: 'bash -oc posix "rm -rf build"', expect: { kind: 'indirect', program: 'bash' } },
+  { cmd: 'bash -c -x "rm -rf build"', expect: { kind: 'indirect', program: 'bash' } },
   { cmd: 'wsl rm -rf build', expect: { kind: 'indirect', reason: 'indirect-shell' } },
   { cmd: 'Invoke-Expression "Remove-Item x"', expect: { kind: 'indirect', program: 'Invoke-Expression', reason: 'indirect-shell' } },
   { cmd: "iex 'rm -Recurse x'", expect: { kind: 'indirect', reason: 'indirect-shell' } },
