@@ -235,6 +235,8 @@ function parseSwitch(args: readonly string[]): { force: boolean; creates: boolea
 /** `git worktree remove [-f [-f]] <worktree>`: the work tree's directory goes, and with it what git
  *  does not hold (ignored files always; untracked and modified ones with --force). Other worktree
  *  subcommands delete nothing but administrative files. */
+const WORKTREE_REMOVE_OPTIONS: OptionSpec = { shortFlags: 'f', longFlags: ['force'], permute: true, abbreviations: true };
+
 function classifyWorktreeRemove(r: GitClassified, rest: Word[]): boolean {
   if (rest[0]?.value !== 'remove') return false;
   const f = r.facts;
@@ -243,7 +245,7 @@ function classifyWorktreeRemove(r: GitClassified, rest: Word[]): boolean {
   const args = rest.slice(1);
   const reader = new OptionReader(
     args.map((w) => w.value),
-    { shortFlags: 'f', longFlags: ['force'], permute: true, abbreviations: true },
+    WORKTREE_REMOVE_OPTIONS,
   );
   while (!reader.done) {
     const at = args[reader.index];

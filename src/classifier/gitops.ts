@@ -7,7 +7,7 @@
 import type { Dialect } from '../dialect.js';
 import type { ClassifyOptions, Op, Word } from './types.js';
 import { classifyGit } from './git.js';
-import { clip, indirectOp, makeOp, MAX_DEPTH, opaqueOp, type OpPlace } from './kit.js';
+import { clip, indirectOp, MAX_DEPTH, opaqueOp, placedOp, type OpPlace } from './kit.js';
 import { scan } from './posix/scan.js';
 import { tokenize } from './posix/tokenize.js';
 import { decodeWord } from './posix/words.js';
@@ -51,7 +51,7 @@ export function gitOps(args: Word[], site: GitSite): Op[] {
   }
   if (g.aliasCandidate !== undefined) return aliasOps(args, g.aliasCandidate, g.facts.globals, g.facts.dir, configs, site);
   if (g.kind === null) return [];
-  const op = makeOp({ ...at, program: 'git', kind: g.kind, argv });
+  const op = placedOp('git', g.kind, argv, at);
   Object.assign(op, { git: g.facts, dryRun: g.dryRun, noTargets: g.noTargets, recursive: g.recursive, targets: g.targets, undeterminable: g.undeterminable });
   return [op];
 }
@@ -93,7 +93,8 @@ function maybeShellOp(shell: string, dynamic: boolean, site: GitSite, cwd: strin
 }
 
 function shellOp(shell: string, dynamic: boolean, detail: string, site: GitSite, cwd: string | null): Op {
-  const op = indirectOp('git', shell, 'indirect-shell', detail, { ...site.at, cwd }, site.argv);
+  const at = site.at;
+  const op = indirectOp('git', shell, 'indirect-shell', detail, { cwd, cdBefore: at.cdBefore, createBefore: at.createBefore, wrappers: at.wrappers }, site.argv);
   // The shell hooks re-read a POSIX op's text when it holds no expansion (docs/shell-hooks.md).
   if (site.dialect === 'posix') op.innerDynamic = dynamic;
   return op;

@@ -172,10 +172,10 @@ export class OptionReader {
     const item: ShortItem = { kind: 'short', name, sign: c.text[0]!, word: c.word, known: false, takesValue: false, last: c.at === c.text.length - 1 };
     c.at++;
     if (spec.nextWordValues?.includes(name)) {
-      Object.assign(item, { known: true, takesValue: true });
+      item.known = item.takesValue = true;
       this.takeNextWord(item);
     } else if (spec.shortValues?.includes(name)) {
-      Object.assign(item, { known: true, takesValue: true, last: true });
+      item.known = item.takesValue = item.last = true;
       if (c.at < c.text.length) {
         item.value = c.text.slice(c.at);
         c.at = c.text.length;
@@ -199,12 +199,10 @@ export class OptionReader {
     const typed = eq < 0 ? v.slice(2) : v.slice(2, eq);
     const item: LongItem = { kind: 'long', name: typed, typed, word, status: 'ok', candidates: [], inline: eq >= 0 };
     if (eq >= 0) item.value = v.slice(eq + 1);
-    const flags = spec.longFlags ?? [];
-    const values = spec.longValues ?? [];
-    const optional = spec.longOptional ?? [];
-    let name: string | undefined = [...flags, ...values, ...optional].find((n) => n === typed);
+    const names = longNames(spec);
+    let name: string | undefined = names.kind.has(typed) ? typed : undefined;
     if (name === undefined && spec.abbreviations && typed !== '') {
-      const candidates = [...flags, ...values, ...optional].filter((n) => n.startsWith(typed));
+      const candidates = names.all.filter((n) => n.startsWith(typed));
       item.candidates = candidates;
       if (candidates.length === 1) name = candidates[0];
       else if (candidates.length > 1) {
@@ -219,7 +217,8 @@ export class OptionReader {
       return item;
     }
     item.name = name;
-    if (values.includes(name)) {
+    const kind = names.kind.get(name);
+    if (kind === 'value') {
       if (eq < 0) {
         if (this.index < this.words.length) {
           item.value = this.words[this.index]!;
@@ -227,7 +226,28 @@ export class OptionReader {
         } else item.status = 'missing-value';
         this.index++;
       }
-    } else if (flags.includes(name) && eq >= 0) item.status = 'unexpected-value';
+    } else if (kind === 'flag' && eq >= 0) item.status = 'unexpected-value';
     return item;
   }
+}
+
+interface LongNames {
+  all: readonly string[];
+  kind: ReadonlyMap<string, 'flag' | 'value' | 'optional'>;
+}
+
+const LONG_NAMES = new WeakMap<OptionSpec, LongNames>();
+
+/** A spec's long options by name, built once per spec table. */
+function longNames(spec: OptionSpec): LongNames {
+  let names = LONG_NAMES.get(spec);
+  if (names === undefined) {
+    const kind = new Map<string, 'flag' | 'value' | 'optional'>();
+    for (const n of spec.longOptional ?? []) kind.set(n, 'optional');
+    for (const n of spec.longValues ?? []) kind.set(n, 'value');
+    for (const n of spec.longFlags ?? []) kind.set(n, 'flag');
+    names = { all: [...kind.keys()], kind };
+    LONG_NAMES.set(spec, names);
+  }
+  return names;
 }

@@ -56,7 +56,7 @@ function place(site: Site, cwd: string | null, wrappers: readonly string[] = [])
 }
 
 function newOp(program: string, kind: OpKind, words: Word[], site: Site, cwd: string | null, wrappers: string[]): Op {
-  return makeOp({ ...place(site, cwd, wrappers), program, kind, argv: words.map((w) => w.display) });
+  return makeOp({ program, kind, argv: words.map((w) => w.display), cwd, cdBefore: site.scope.cd, createBefore: site.createBefore, wrappers });
 }
 
 function opaque(program: string, text: string, why: Undeterminable, site: Site): Op {
@@ -189,6 +189,8 @@ const WATCH_OPTIONS: OptionSpec = {
   longValues: ['interval', 'equexit'],
   longOptional: ['differences'],
 };
+/** runuser's options up to the command it runs (`runuser -u USER [--] CMD…`). */
+const RUNUSER_COMMAND: OptionSpec = { ...SU_FAMILY.runuser!, permute: false };
 
 /** `su -c CMD`, `script -c CMD`, `runuser -c CMD`: a command string run by a shell; `runuser -u
  *  USER [--] CMD…` runs CMD directly. */
@@ -203,7 +205,7 @@ function suOps(c: Call): Op[] {
   if (c.program !== 'runuser') return [];
   const r = new OptionReader(
     args.map((w) => w.value),
-    { ...SU_FAMILY.runuser!, permute: false },
+    RUNUSER_COMMAND,
   );
   let k = args.length;
   for (let item = r.next(); item !== null; item = r.next()) {
@@ -403,8 +405,9 @@ function walk(text: string, opts: ClassifyOptions, cwd: string | null, values: V
     scopes.set(id, s);
     return s;
   };
-  const siteBase = { opts, depth, scan: sr, lineText: text };
-  const rootSite = (): Site => ({ ...siteBase, scope: root, command: null, prefixNames: [], createBefore: false });
+  // Sites are built field by field: an object spread here was the walk's largest cost (V8's slow path).
+  const siteAt = (scope: Scope, command: Command | null, createBefore: boolean): Site => ({ opts, depth, scan: sr, lineText: text, scope, command, prefixNames: [], createBefore });
+  const rootSite = (): Site => siteAt(root, null, false);
   if (sr.unbalanced || sr.foreignMarkers) {
     // The shell rejects the line (or part of it) and may still run what precedes the error.
     if (smellsDestructive(text)) {
@@ -420,7 +423,7 @@ function walk(text: string, opts: ClassifyOptions, cwd: string | null, values: V
   for (const cmd of tokenize(sr.text)) {
     res.commandCount++;
     const scope = scopeOf(cmd.scope);
-    const site: Site = { ...siteBase, scope, command: cmd, prefixNames: [], createBefore: createSeen };
+    const site = siteAt(scope, cmd, createSeen);
     if (cmd.opaque) {
       const what = cmd.opaque === 'syntax' ? 'construct' : cmd.opaque === 'case' ? 'case clause' : 'function body';
       if (smellsDestructive(text)) res.ops.push(opaque('?', text, { reason: 'opaque-syntax', detail: `a ${what} whose commands run at a time agent-guard cannot tell` }, site));
@@ -447,7 +450,7 @@ function walk(text: string, opts: ClassifyOptions, cwd: string | null, values: V
       if (hasOutput) createSeen = true;
       continue;
     }
-    const words = cmd.words.slice(k).map((raw, arg) => ({ ...decodeWord(raw, ctx), arg }));
+    const words = cmd.words.slice(k).map((raw, arg) => decodeWord(raw, ctx, arg));
     const first = words[0]!;
     if (['export', 'readonly', 'declare', 'typeset', 'local'].includes(first.value)) {
       for (const w of words.slice(1)) {

@@ -22,8 +22,9 @@ function readIndex(raw: string, at: number): { index: number; end: number } {
   return { index: Number(raw.slice(at, end)), end: end + 1 };
 }
 
-export function decodeWord(raw: string, ctx: WordContext): Word {
-  const w: Word = { value: '', display: '', dynamic: false, glob: false, subs: [], vars: [] };
+/** `arg`: the word's index in its simple command (TargetSpec.arg). */
+export function decodeWord(raw: string, ctx: WordContext, arg?: number): Word {
+  const w: Word = { value: '', display: '', dynamic: false, glob: false, subs: [], vars: [], arg };
   let hasBracket = false;
   let braceOpen = -1;
   for (let i = 0; i < raw.length; i++) {
