@@ -125,6 +125,8 @@ export const WRAPPERS: readonly Case[] = [
   { cmd: 'RM --version -rf /', expect: 'ALLOW', code: 'ALLOW_NOOP' },
   { cmd: 'rm --help build', expect: 'ALLOW', code: 'ALLOW_NOOP' },
   { cmd: 'rm -rf build --help', expect: 'RELOCATE', code: 'RELOCATE_TREE', note: 'BSD rm (and GNU rm under POSIXLY_CORRECT) delete build' },
+  { cmd: 'chroot /srv rm -rf /', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: 'paths inside another root (the PowerShell reader knew chroot; the POSIX one did not)' },
+  { cmd: 'chroot /srv ls', expect: 'ALLOW', code: 'ALLOW_NOOP' },
 ];
 
 /** Regressions found by tests/fuzz.test.ts: each was ALLOW before its fix. */

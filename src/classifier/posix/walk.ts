@@ -306,6 +306,14 @@ function xargsOps(c: Call): Op[] {
   return [o];
 }
 
+/** `chroot NEWROOT CMD…`: CMD's paths are inside another root, known only when it runs: judged by
+ *  its smell (as the Windows readers judge every wrapper). */
+function chrootOps(c: Call): Op[] {
+  const text = c.args.map((w) => w.display).join(' ');
+  if (!smellsDestructive(text)) return [];
+  return [indirectOp('chroot', text, 'indirect-shell', `chroot runs ${clip(text)} under another root`, place(c.site, c.cwd, c.wrappers), c.words.map((w) => w.display))];
+}
+
 function sourceOps(c: Call): Op[] {
   const text = c.input.map((w) => w.display).join(' ');
   if (!smellsDestructive(text)) return [];
@@ -331,6 +339,7 @@ const PROGRAMS: ReadonlyMap<string, ProgramReader> = new Map<string, ProgramRead
   ['watch', evalOps],
   ['source', sourceOps],
   ['.', sourceOps],
+  ['chroot', chrootOps],
 ]);
 
 function resolveDir(site: Site, w: Word): string | null {

@@ -474,7 +474,7 @@ function pwshOps(program: string, cmd: PCommand, args: Tok[], env: Walker, argv:
       : [];
   if (rest === null || rest.length === 0) return fromPipe();
   if (file) {
-    // A script file: its content is not seen (as index.ts does for `bash script.sh`); a file whose
+    // A script file: its content is not seen (as the POSIX reader does for `bash script.sh`); a file whose
     // name or arguments smell destructive is judged like a sourced file.
     const text = rest.map(paramDisplay).join(' ');
     if (!smellsDestructivePowerShell(text)) return [];
