@@ -1,8 +1,7 @@
 // find: starting points, then the expression. `-delete` and `-exec`/`-execdir`/`-ok`/`-okdir` running a
 // destructive program make the effect depend on what find matches at run time (rule 2).
-import type { TargetSpec, Undeterminable } from './types.js';
-import type { Word } from './words.js';
-import { isUndeterminable, targetOf } from './rm.js';
+import type { TargetSpec, Undeterminable, Word } from './types.js';
+import { isUndeterminable, targetOf } from './kit.js';
 
 export interface FindFacts {
   deletes: boolean;

@@ -1,10 +1,23 @@
 // git: global options parsed the way git parses them, then the destructive subcommands of the
 // vocabulary (clean, reset --hard/--merge/--keep, restore, checkout, switch, push, rm -f, worktree
-// remove) read option by option.
-import type { GitFacts, OpKind, TargetSpec, Undeterminable } from './types.js';
-import type { Word } from './words.js';
-import { dynamicReason, isUndeterminable, targetOf } from './rm.js';
+// remove) read option by option with the shared reader (options.ts). The walkers turn this into Ops
+// through gitops.ts; `gitSubcommandIndex` gives the shim the same reading of a concrete argv.
+import type { GitFacts, OpKind, TargetSpec, Undeterminable, Word } from './types.js';
+import { dynamicReason, isUndeterminable, literalWord, targetOf } from './kit.js';
 import { joinRaw, normalizeAbs } from './paths.js';
+import { OptionReader, type OptionSpec } from './options.js';
+
+/** Index of git's subcommand in a concrete argv (after the global options), or -1 when there is
+ *  none (`git --version`, an option git does not know: git then runs nothing). */
+export function gitSubcommandIndex(args: readonly string[]): number {
+  const r = new OptionReader(args, GIT_GLOBAL_OPTIONS);
+  for (let item = r.next(); item !== null; item = r.next()) {
+    if (GLOBAL_QUERIES.has(args[item.word] ?? '')) return -1;
+    if (item.kind === 'operand') return item.value === '-' ? -1 : item.word;
+    if (item.kind === 'end' || (item.kind === 'short' ? !item.known : item.status !== 'ok')) return -1;
+  }
+  return -1;
+}
 
 /** Git's builtin commands: an alias never shadows them, so only other names are looked up as aliases. */
 const BUILTINS = new Set(
@@ -22,11 +35,17 @@ const BUILTINS = new Set(
   ).split(' '),
 );
 
-const GLOBAL_WITH_ARG = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--attr-source', '--exec-path', '--list-cmds']);
-const GLOBAL_FLAGS = new Set([
-  '--no-pager', '-p', '--paginate', '-P', '--bare', '--no-replace-objects', '--no-lazy-fetch', '--literal-pathspecs',
-  '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--no-advice',
-]);
+/** git's global options (git.c handle_options): each a word of its own, exact names only. */
+export const GIT_GLOBAL_OPTIONS: OptionSpec = {
+  shortFlags: 'pP',
+  shortValues: 'Cc',
+  longFlags: [
+    'no-pager', 'paginate', 'bare', 'no-replace-objects', 'no-lazy-fetch', 'literal-pathspecs', 'glob-pathspecs', 'noglob-pathspecs',
+    'icase-pathspecs', 'no-optional-locks', 'no-advice',
+  ],
+  longValues: ['git-dir', 'work-tree', 'namespace', 'config-env', 'super-prefix', 'attr-source', 'exec-path', 'list-cmds'],
+  clusters: false,
+};
 const GLOBAL_QUERIES = new Set(['--version', '--help', '-h', '--html-path', '--man-path', '--info-path', '--exec-path']);
 /** Environment names that move the repository or the work tree away from what the line shows. */
 const GIT_ENV = /^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|CONFIG|CONFIG_GLOBAL|CONFIG_SYSTEM|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_\d+|CONFIG_VALUE_\d+|NAMESPACE)$/;
@@ -58,47 +77,67 @@ interface Parsed {
 function parseGlobals(args: Word[], cwd: string | null): Parsed {
   const facts: GitFacts = { subcommand: '', dir: cwd, globals: [], args: [], workTree: null, gitDir: null };
   let undeterminable: Undeterminable | null = null;
-  let k = 0;
   const resolve = (base: string | null, w: Word | undefined): string | null => {
     if (!w || w.dynamic) return null;
     if (w.value === '') return base;
     if (w.value.startsWith('/')) return normalizeAbs(w.value);
     return base === null ? null : normalizeAbs(joinRaw(base, w.value));
   };
-  for (; k < args.length; k++) {
-    const w = args[k]!;
-    const v = w.value;
+  const r = new OptionReader(
+    args.map((w) => w.value),
+    GIT_GLOBAL_OPTIONS,
+  );
+  let k = args.length;
+  const unknownOption = (at: number, v: string): boolean => {
+    // An option git does not know makes it refuse to run; one it learned after us could take an argument.
+    const rest = args.slice(at + 1).map((x) => x.value);
+    if (!rest.some((x) => DESTRUCTIVE_SUBCOMMANDS.test(x))) return false;
+    undeterminable ??= { reason: 'unknown-option', detail: `git option ${v} is not one agent-guard knows` };
+    return true;
+  };
+  while (!r.done) {
+    const at = r.index;
+    const w = args[at];
+    if (w === undefined) break;
     if (w.dynamic) {
       undeterminable ??= dynamicReason(w);
+      r.skip();
       continue;
     }
-    if (!v.startsWith('-')) break;
-    const eq = v.startsWith('--') ? v.indexOf('=') : -1;
-    const name = eq < 0 ? v : v.slice(0, eq);
+    const v = w.value;
     if (GLOBAL_QUERIES.has(v)) return { facts, rest: [], undeterminable, noop: true };
-    if (GLOBAL_FLAGS.has(v)) {
+    if (v === '-' || v === '--') {
+      if (!unknownOption(at, v)) return { facts, rest: [], undeterminable, noop: true };
+      r.skip();
+      continue;
+    }
+    const item = r.next()!;
+    if (item.kind === 'operand') {
+      k = item.word;
+      break;
+    }
+    if (item.kind === 'end') continue; // (`--` is read above)
+    const known = item.kind === 'short' ? item.known : item.status === 'ok' || item.status === 'missing-value';
+    if (!known) {
+      if (!unknownOption(at, v)) return { facts, rest: [], undeterminable, noop: true };
+      continue;
+    }
+    const takesValue = item.kind === 'short' ? item.takesValue : GIT_GLOBAL_OPTIONS.longValues!.includes(item.name);
+    if (!takesValue) {
       facts.globals.push(v);
       continue;
     }
-    if (GLOBAL_WITH_ARG.has(name)) {
-      const valueWord = eq >= 0 ? { ...w, value: v.slice(eq + 1) } : args[k + 1];
-      if (eq < 0) k++;
-      if (valueWord?.dynamic) undeterminable ??= dynamicReason(valueWord);
-      facts.globals.push(name, valueWord?.value ?? '');
-      if (name === '-C') facts.dir = resolve(facts.dir, valueWord);
-      if (name === '--work-tree') facts.workTree = resolve(facts.dir, valueWord);
-      if (name === '--git-dir') facts.gitDir = resolve(facts.dir, valueWord);
-      if (name === '-c' && /^core\.(worktree|bare)=?/i.test(valueWord?.value ?? '')) {
-        undeterminable ??= { reason: 'git-environment', detail: `-c ${valueWord?.value ?? ''} moves the work tree` };
-      }
-      if (name === '--config-env') undeterminable ??= { reason: 'git-environment', detail: `${v} reads configuration from the environment` };
-      continue;
+    const name = item.kind === 'short' ? '-' + item.name : '--' + item.name;
+    const valueWord = item.valueWord !== undefined ? args[item.valueWord] : item.value !== undefined ? { ...w, value: item.value } : undefined;
+    if (valueWord?.dynamic) undeterminable ??= dynamicReason(valueWord);
+    facts.globals.push(name, valueWord?.value ?? '');
+    if (name === '-C') facts.dir = resolve(facts.dir, valueWord);
+    if (name === '--work-tree') facts.workTree = resolve(facts.dir, valueWord);
+    if (name === '--git-dir') facts.gitDir = resolve(facts.dir, valueWord);
+    if (name === '-c' && /^core\.(worktree|bare)=?/i.test(valueWord?.value ?? '')) {
+      undeterminable ??= { reason: 'git-environment', detail: `-c ${valueWord?.value ?? ''} moves the work tree` };
     }
-    // An option git does not know makes it refuse to run; one it learned after us could take an argument.
-    const rest = args.slice(k + 1).map((x) => x.value);
-    if (rest.some((r) => DESTRUCTIVE_SUBCOMMANDS.test(r))) {
-      undeterminable ??= { reason: 'unknown-option', detail: `git option ${v} is not one agent-guard knows` };
-    } else return { facts, rest: [], undeterminable, noop: true };
+    if (name === '--config-env') undeterminable ??= { reason: 'git-environment', detail: `${v} reads configuration from the environment` };
   }
   const sub = args[k];
   facts.subcommand = sub?.value ?? '';
@@ -107,13 +146,18 @@ function parseGlobals(args: Word[], cwd: string | null): Parsed {
   return { facts, rest: args.slice(k + 1), undeterminable, noop: sub === undefined };
 }
 
-function bundle(v: string): string[] {
-  return v.startsWith('--') ? [v] : v.slice(1).split('').map((c) => '-' + c);
-}
-
 function emptyResult(facts: GitFacts, undeterminable: Undeterminable | null): GitClassified {
   return { kind: null, facts, dryRun: false, noTargets: false, recursive: false, targets: [], undeterminable, noop: false };
 }
+
+const CLEAN_OPTIONS: OptionSpec = {
+  shortFlags: 'fndxXqi',
+  shortValues: 'e',
+  longFlags: ['force', 'dry-run', 'quiet', 'interactive'],
+  longValues: ['exclude'],
+  permute: true,
+  abbreviations: true,
+};
 
 function classifyClean(r: GitClassified, rest: Word[]): void {
   const f = r.facts;
@@ -121,83 +165,69 @@ function classifyClean(r: GitClassified, rest: Word[]): void {
   f.cleanDryRun = false;
   f.cleanFlags = [];
   f.pathspecs = [];
-  let endOfOptions = false;
-  for (let k = 0; k < rest.length; k++) {
-    const w = rest[k]!;
-    const v = w.value;
-    if (!endOfOptions && v === '--') {
-      endOfOptions = true;
+  const flags = f.cleanFlags;
+  const reader = new OptionReader(
+    rest.map((w) => w.value),
+    CLEAN_OPTIONS,
+  );
+  for (let item = reader.next(); item !== null; item = reader.next()) {
+    if (item.kind === 'end') continue;
+    if (item.kind === 'operand') {
+      const w = rest[item.word]!;
+      f.pathspecs.push(w.value);
+      if (w.glob) r.targets.push({ raw: w.display, path: null, joined: null, glob: true, followsLink: false, ...(w.arg !== undefined ? { arg: w.arg } : {}) });
       continue;
     }
-    if (endOfOptions || !v.startsWith('-') || v === '-') {
-      f.pathspecs.push(v);
-      if (w.glob) r.targets.push({ raw: w.display, path: null, joined: null, glob: true, followsLink: false });
+    const name = item.name;
+    if (item.kind === 'long') {
+      if (item.status === 'unknown' || item.status === 'ambiguous') flags.push(rest[item.word]!.value);
+      else if (name === 'force') f.cleanForce++;
+      else if (name === 'dry-run') f.cleanDryRun = true;
+      else if (name === 'quiet') flags.push('-q');
+      else if (name === 'interactive') flags.push('-i');
+      else if (name === 'exclude') flags.push('-e');
       continue;
     }
-    if (v.startsWith('--')) {
-      const name = v.split('=')[0]!;
-      if (name === '--force') f.cleanForce++;
-      else if (name === '--dry-run') f.cleanDryRun = true;
-      else if (name === '--quiet') f.cleanFlags.push('-q');
-      else if (name === '--interactive') f.cleanFlags.push('-i');
-      else if (name === '--exclude') {
-        f.cleanFlags.push('-e');
-        if (!v.includes('=')) k++;
-      } else f.cleanFlags.push(v);
-      continue;
-    }
-    for (let j = 1; j < v.length; j++) {
-      const o = v[j]!;
-      if (o === 'f') f.cleanForce++;
-      else if (o === 'n') f.cleanDryRun = true;
-      else if (o === 'e') {
-        f.cleanFlags.push('-e');
-        if (j === v.length - 1) k++;
-        break;
-      } else f.cleanFlags.push('-' + o);
-    }
+    if (name === 'f') f.cleanForce++;
+    else if (name === 'n') f.cleanDryRun = true;
+    else flags.push('-' + name);
   }
   r.kind = 'git-clean';
-  r.recursive = f.cleanFlags.includes('-d');
+  r.recursive = flags.includes('-d');
   r.dryRun = f.cleanDryRun;
 }
 
-const RESET_MODES: ReadonlySet<string> = new Set(['--hard', '--merge', '--keep']);
+const RESET_MODES: ReadonlySet<string> = new Set(['hard', 'merge', 'keep']);
+const RESET_OPTIONS: OptionSpec = {
+  shortFlags: 'qpN',
+  longFlags: ['hard', 'merge', 'keep', 'soft', 'mixed', 'quiet', 'patch', 'intent-to-add', 'refresh', 'no-refresh', 'pathspec-file-nul'],
+  longValues: ['pathspec-from-file'],
+  longOptional: ['recurse-submodules'],
+  permute: true,
+  abbreviations: true,
+};
+
+const SWITCH_OPTIONS: OptionSpec = {
+  shortFlags: 'fdqtm',
+  shortValues: 'cC',
+  longFlags: ['force', 'discard-changes', 'detach', 'guess', 'ignore-other-worktrees', 'merge', 'overwrite-ignore', 'progress', 'quiet'],
+  longValues: ['create', 'force-create', 'orphan', 'conflict'],
+  longOptional: ['recurse-submodules', 'track'],
+  permute: true,
+  abbreviations: true,
+};
 
 /** `git switch` options (git's parse-options: short options bundle, -c/-C take a value). */
 function parseSwitch(args: readonly string[]): { force: boolean; creates: boolean; orphan: boolean; detach: boolean; positionals: string[] } {
   const out = { force: false, creates: false, orphan: false, detach: false, positionals: [] as string[] };
-  for (let k = 0; k < args.length; k++) {
-    const v = args[k]!;
-    if (v === '--') {
-      out.positionals.push(...args.slice(k + 1));
-      break;
-    }
-    if (!v.startsWith('-') || v === '-') {
-      out.positionals.push(v);
-      continue;
-    }
-    if (v.startsWith('--')) {
-      const name = v.split('=')[0]!;
-      if (name === '--force' || name === '--discard-changes') out.force = true;
-      else if (name === '--detach') out.detach = true;
-      else if (name === '--create' || name === '--force-create' || name === '--orphan') {
-        if (name === '--orphan') out.orphan = true;
-        else out.creates = true;
-        if (!v.includes('=')) k++;
-      }
-      continue;
-    }
-    for (let j = 1; j < v.length; j++) {
-      const o = v[j]!;
-      if (o === 'f') out.force = true;
-      else if (o === 'd') out.detach = true;
-      else if (o === 'c' || o === 'C') {
-        out.creates = true;
-        if (j === v.length - 1) k++; // the value is the next word, else the rest of this one
-        break;
-      }
-    }
+  for (const item of new OptionReader(args, SWITCH_OPTIONS).all()) {
+    if (item.kind === 'operand') out.positionals.push(item.value);
+    if (item.kind !== 'short' && item.kind !== 'long') continue;
+    const n = item.name;
+    if (n === 'f' || n === 'force' || n === 'discard-changes') out.force = true;
+    else if (n === 'd' || n === 'detach') out.detach = true;
+    else if (n === 'orphan') out.orphan = true;
+    else if (n === 'c' || n === 'C' || n === 'create' || n === 'force-create') out.creates = true;
   }
   return out;
 }
@@ -205,25 +235,30 @@ function parseSwitch(args: readonly string[]): { force: boolean; creates: boolea
 /** `git worktree remove [-f [-f]] <worktree>`: the work tree's directory goes, and with it what git
  *  does not hold (ignored files always; untracked and modified ones with --force). Other worktree
  *  subcommands delete nothing but administrative files. */
+const WORKTREE_REMOVE_OPTIONS: OptionSpec = { shortFlags: 'f', longFlags: ['force'], permute: true, abbreviations: true };
+
 function classifyWorktreeRemove(r: GitClassified, rest: Word[]): boolean {
   if (rest[0]?.value !== 'remove') return false;
   const f = r.facts;
   let force = 0;
   const operands: Word[] = [];
-  let endOfOptions = false;
-  for (const w of rest.slice(1)) {
-    const v = w.value;
-    if (!endOfOptions && !w.dynamic && v === '--') {
-      endOfOptions = true;
+  const args = rest.slice(1);
+  const reader = new OptionReader(
+    args.map((w) => w.value),
+    WORKTREE_REMOVE_OPTIONS,
+  );
+  while (!reader.done) {
+    const at = args[reader.index];
+    if (reader.atWordStart && at?.dynamic) {
+      operands.push(at);
+      reader.skip();
       continue;
     }
-    if (!endOfOptions && !w.dynamic && v.startsWith('-') && v !== '-') {
-      if (v === '--force') force++;
-      else if (/^-f+$/.test(v)) force += v.length - 1;
-      // any other option: git refuses it (nothing removed)
-      continue;
-    }
-    operands.push(w);
+    const item = reader.next();
+    if (item === null) break;
+    if (item.kind === 'operand') operands.push(args[item.word]!);
+    else if ((item.kind === 'short' && item.name === 'f') || (item.kind === 'long' && item.name === 'force' && item.status === 'ok')) force++; // `--forc` too: git takes any unambiguous prefix
+    // any other option: git refuses it (nothing removed)
   }
   r.kind = 'git-worktree-remove';
   r.recursive = true;
@@ -238,6 +273,69 @@ function classifyWorktreeRemove(r: GitClassified, rest: Word[]): boolean {
   if (isUndeterminable(t)) r.undeterminable ??= t;
   else r.targets.push(t);
   return true;
+}
+
+const RESTORE_OPTIONS: OptionSpec = {
+  shortFlags: 'SWpqmh',
+  shortValues: 's',
+  longFlags: ['staged', 'worktree', 'patch', 'quiet', 'merge', 'ours', 'theirs', 'overlay', 'ignore-unmerged', 'ignore-skip-worktree-bits', 'progress', 'pathspec-file-nul', 'help'],
+  longValues: ['source', 'conflict', 'pathspec-from-file'],
+  longOptional: ['recurse-submodules'],
+  permute: true,
+  abbreviations: true,
+};
+
+const CHECKOUT_OPTIONS: OptionSpec = {
+  shortFlags: 'fpqmtld',
+  shortValues: 'bB',
+  longFlags: [
+    'force', 'patch', 'detach', 'quiet', 'merge', 'ours', 'theirs', 'guess', 'overlay', 'overwrite-ignore', 'ignore-other-worktrees',
+    'ignore-skip-worktree-bits', 'progress', 'pathspec-file-nul',
+  ],
+  longValues: ['orphan', 'conflict', 'pathspec-from-file'],
+  longOptional: ['recurse-submodules', 'track'],
+  permute: true,
+  abbreviations: true,
+};
+
+const GIT_RM_OPTIONS: OptionSpec = {
+  shortFlags: 'fnrq',
+  longFlags: ['force', 'dry-run', 'cached', 'quiet', 'ignore-unmatch', 'sparse', 'pathspec-file-nul'],
+  longValues: ['pathspec-from-file'],
+  permute: true,
+  abbreviations: true,
+};
+
+const PUSH_OPTIONS: OptionSpec = {
+  shortFlags: 'fdnuqv46',
+  shortValues: 'o',
+  longFlags: [
+    'force', 'mirror', 'delete', 'prune', 'dry-run', 'all', 'branches', 'tags', 'follow-tags', 'force-if-includes', 'atomic', 'verbose', 'quiet',
+    'ipv4', 'ipv6', 'no-verify', 'verify', 'porcelain', 'progress', 'set-upstream', 'thin',
+  ],
+  longOptional: ['force-with-lease', 'signed'],
+  longValues: ['repo', 'receive-pack', 'exec', 'push-option', 'recurse-submodules'],
+  permute: true,
+  abbreviations: true,
+};
+
+function parseCheckout(args: readonly string[]): { force: boolean; patch: boolean; creates: boolean; detach: boolean; fromFile: boolean; dd: boolean; positionals: string[]; afterDd: number } {
+  const out = { force: false, patch: false, creates: false, detach: false, fromFile: false, dd: false, positionals: [] as string[], afterDd: 0 };
+  for (const item of new OptionReader(args, CHECKOUT_OPTIONS).all()) {
+    if (item.kind === 'end') out.dd = true;
+    else if (item.kind === 'operand') {
+      if (out.dd) out.afterDd++;
+      else out.positionals.push(item.value);
+    } else {
+      const n = item.name;
+      if (n === 'f' || n === 'force') out.force = true;
+      else if (n === 'p' || n === 'patch') out.force = out.patch = true;
+      else if (n === 'b' || n === 'B' || n === 'orphan') out.creates = true;
+      else if (n === 'd' || n === 'detach') out.detach = true;
+      else if (n === 'pathspec-from-file') out.fromFile = true;
+    }
+  }
+  return out;
 }
 
 export function classifyGit(args: Word[], cwd: string | null, envNames: readonly string[]): GitClassified {
@@ -261,7 +359,7 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
       r.undeterminable ??= { reason: 'unknown-cwd', detail: 'git runs in a directory that is not known before the command runs' };
       return;
     }
-    const t = targetOf({ value: dir, display: dir, dynamic: false, glob: false, subs: [], vars: [] }, '/');
+    const t = targetOf(literalWord(dir), '/');
     if (!isUndeterminable(t)) r.targets.push({ ...t, role: 'scope' });
   };
   const envRedirect = envNames.find((n) => GIT_ENV.test(n));
@@ -272,60 +370,59 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
     // --hard overwrites the work tree; --merge drops staged changes (and overwrites ignored files the
     // target tracks); --keep drops a staged version the work tree has moved on from. git takes the
     // last mode given.
-    const values = f.args;
-    const modes = values.filter((v) => RESET_MODES.has(v));
-    if (modes.length === 0) return emptyResult(f, null);
+    let mode: GitFacts['resetMode'] | undefined;
+    const others: string[] = [];
+    const commits: string[] = [];
+    let lastWord = -1;
+    for (const item of new OptionReader(f.args, RESET_OPTIONS).all()) {
+      if (item.kind === 'operand' && item.value !== '-') {
+        commits.push(item.value);
+        continue;
+      }
+      if (item.kind !== 'operand' && item.kind !== 'end' && RESET_MODES.has(item.name)) mode = item.name as GitFacts['resetMode'];
+      else if ((item.kind !== 'short' && item.kind !== 'long') || (item.name !== 'q' && item.name !== 'quiet')) {
+        if (item.word !== lastWord) others.push(f.args[item.word]!);
+      }
+      lastWord = item.word;
+    }
+    if (mode === undefined) return emptyResult(f, null);
     r.kind = 'git-reset-hard';
-    f.resetMode = modes[modes.length - 1]!.slice(2) as GitFacts['resetMode'];
-    const others = values.filter((v) => !RESET_MODES.has(v) && v !== '-q' && v !== '--quiet');
-    const commits = others.filter((v) => !v.startsWith('-'));
-    if (others.length !== commits.length || commits.length > 1) {
-      r.undeterminable ??= { reason: 'reset-not-standalone', detail: `git reset --${f.resetMode} is compensable only with -q and at most one commit (got: ${others.join(' ')})` };
+    f.resetMode = mode;
+    if (others.length > 0 || commits.length > 1) {
+      r.undeterminable ??= { reason: 'reset-not-standalone', detail: `git reset --${mode} is compensable only with -q and at most one commit (got: ${[...others, ...commits].join(' ')})` };
     }
     f.commit = commits[0] ?? 'HEAD';
   } else if (sub === 'restore') {
-    const values = f.args;
-    const staged = values.some((v) => v === '--staged' || /^-[a-zA-Z]*S/.test(v));
-    const worktree = values.some((v) => v === '--worktree' || /^-[a-zA-Z]*W/.test(v));
+    let staged = false;
+    let worktree = false;
+    let hasPaths = false;
+    for (const item of new OptionReader(f.args, RESTORE_OPTIONS).all()) {
+      if (item.kind === 'operand') hasPaths = true;
+      if (item.kind !== 'short' && item.kind !== 'long') continue;
+      const n = item.name;
+      if (n === 'S' || n === 'staged') staged = true;
+      else if (n === 'W' || n === 'worktree') worktree = true;
+      else if (n === 'h' || n === 'help') r.dryRun = true;
+      else if (n === 'pathspec-from-file') hasPaths = true;
+    }
     if (staged && !worktree) return emptyResult(f, null);
     r.kind = 'git-restore';
-    if (values.some((v) => v === '-h' || v === '--help')) r.dryRun = true;
-    const hasPaths = values.some((v) => !v.startsWith('-')) || values.some((v) => v.startsWith('--pathspec-from-file'));
     r.noTargets = !hasPaths;
   } else if (sub === 'checkout') {
-    const values = f.args;
-    const dd = values.indexOf('--');
-    const opts = (dd < 0 ? values : values.slice(0, dd)).filter((v) => v.startsWith('-'));
-    const flags = opts.flatMap(bundle);
-    const withArg = new Set(['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']);
-    const positionals: string[] = [];
-    const head = dd < 0 ? values : values.slice(0, dd);
-    for (let k = 0; k < head.length; k++) {
-      const v = head[k]!;
-      if (v.startsWith('-')) {
-        const last = bundle(v).pop()!;
-        if (withArg.has(last) && !v.includes('=')) k++;
-        continue;
-      }
-      positionals.push(v);
-    }
-    const creates = flags.some((o) => o === '-b' || o === '-B' || o === '--orphan');
-    const force = flags.some((o) => o === '-f' || o === '--force' || o === '-p' || o === '--patch');
-    const fromFile = values.some((v) => v.startsWith('--pathspec-from-file'));
-    const pathsAfterDd = dd >= 0 && values.length > dd + 1;
-    if (force || fromFile || pathsAfterDd || (!creates && positionals.length >= 2)) {
+    const co = parseCheckout(f.args);
+    if (co.force || co.fromFile || co.afterDd > 0 || (!co.creates && co.positionals.length >= 2)) {
       r.kind = 'git-checkout';
       // A forced checkout of another tree (`-f REV`, `-f -B x REV`, `-f` alone: HEAD) writes every
       // file that tree has: the preflight looks for what it would overwrite.
-      const patch = flags.some((o) => o === '-p' || o === '--patch');
-      if (force && !patch && !fromFile && dd < 0 && positionals.length <= 1) {
-        const named = positionals[0];
+      if (co.force && !co.patch && !co.fromFile && !co.dd && co.positionals.length <= 1) {
+        const named = co.positionals[0];
         f.treeTarget = named === '-' ? '@{-1}' : (named ?? 'HEAD');
-        if (named !== undefined && !creates && !flags.includes('--detach')) f.treeTargetMaybePath = true;
+        if (named !== undefined && named !== '-' && !co.creates && !co.detach) f.treeTargetMaybePath = true;
       }
-    } else if (!creates && positionals.length === 1 && dd < 0) {
+    } else if (!co.creates && co.positionals.length === 1 && !co.dd && co.positionals[0] !== '-') {
+      // (`git checkout -` is the previous branch, never a path.)
       r.kind = 'git-checkout';
-      f.ambiguousRef = positionals[0]!;
+      f.ambiguousRef = co.positionals[0]!;
     } else return emptyResult(f, null);
   } else if (sub === 'switch') {
     const sw = parseSwitch(f.args);
@@ -343,27 +440,14 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
     let force = false;
     let dry = false;
     let pathspecs = 0;
-    let endOfOptions = false;
-    for (const v of f.args) {
-      if (!endOfOptions && v === '--') {
-        endOfOptions = true;
-        continue;
-      }
-      if (endOfOptions || !v.startsWith('-') || v === '-') {
-        pathspecs++;
-        continue;
-      }
-      if (v.startsWith('--')) {
-        const name = v.split('=')[0]!;
-        if (name === '--force') force = true;
-        else if (name === '--dry-run') dry = true;
-        else if (name === '--pathspec-from-file') pathspecs++;
-        else if (name === '--recursive') r.recursive = true;
-        continue;
-      }
-      if (v.includes('f')) force = true;
-      if (v.includes('n')) dry = true;
-      if (v.includes('r')) r.recursive = true;
+    for (const item of new OptionReader(f.args, GIT_RM_OPTIONS).all()) {
+      if (item.kind === 'operand') pathspecs++;
+      if (item.kind !== 'short' && item.kind !== 'long') continue;
+      const n = item.name;
+      if (n === 'f' || n === 'force') force = true;
+      else if (n === 'n' || n === 'dry-run') dry = true;
+      else if (n === 'r' || n === 'recursive') r.recursive = true;
+      else if (n === 'pathspec-from-file') pathspecs++;
     }
     if (!force) return emptyResult(f, null);
     r.kind = 'git-rm';
@@ -378,28 +462,15 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
     let del = false;
     let dry = false;
     const positionals: string[] = [];
-    for (let k = 0; k < f.args.length; k++) {
-      const v = f.args[k]!;
-      if (v.startsWith('--')) {
-        const name = v.split('=')[0]!;
-        if (name === '--force') force = true;
-        else if (name === '--force-with-lease' || name === '--force-if-includes') lease = true;
-        else if (name === '--mirror') mirror = true;
-        else if (name === '--delete' || name === '--prune') del = true;
-        else if (name === '--dry-run') dry = true;
-        else if ((name === '--repo' || name === '--receive-pack' || name === '--exec' || name === '--push-option') && !v.includes('=')) k++;
-        continue;
-      }
-      if (v.startsWith('-') && v !== '-') {
-        for (const o of v.slice(1)) {
-          if (o === 'f') force = true;
-          if (o === 'd') del = true;
-          if (o === 'n') dry = true;
-        }
-        if (/^-[a-zA-Z]*o$/.test(v)) k++;
-        continue;
-      }
-      positionals.push(v);
+    for (const item of new OptionReader(f.args, PUSH_OPTIONS).all()) {
+      if (item.kind === 'operand') positionals.push(item.value);
+      if (item.kind !== 'short' && item.kind !== 'long') continue;
+      const n = item.name;
+      if (n === 'f' || n === 'force') force = true;
+      else if (n === 'force-with-lease' || n === 'force-if-includes') lease = true;
+      else if (n === 'mirror') mirror = true;
+      else if (n === 'd' || n === 'delete' || n === 'prune') del = true;
+      else if (n === 'n' || n === 'dry-run') dry = true;
     }
     const refspecs = positionals.slice(1);
     if (refspecs.some((s) => s.startsWith('+'))) force = true;

@@ -1,41 +1,35 @@
-// The rm family: rm, rmdir, unlink, shred. GNU and BSD option sets; an option outside them makes the
-// effect unknown (fail closed) rather than guessed.
-import type { TargetSpec, Undeterminable } from './types.js';
-import type { Word } from './words.js';
-import { followsLink, joinRaw, normalizeAbs } from './paths.js';
+// The rm family: rm, rmdir, unlink, shred. GNU and BSD option sets, read with the shared option
+// reader (options.ts); an option outside them makes the effect unknown (fail closed) rather than
+// guessed. `readRm` gives the same reading of a concrete argv to the shim.
+import type { TargetSpec, Undeterminable, Word } from './types.js';
+import { dynamicReason, isUndeterminable, targetOf } from './kit.js';
+import { OptionReader, type OptionSpec } from './options.js';
 
 export const FS_DELETERS: ReadonlySet<string> = new Set(['rm', 'rmdir', 'unlink', 'shred']);
 
-interface Spec {
-  shortFlag: string;
-  shortArg: string;
-  longFlag: readonly string[];
-  longArg: readonly string[];
-  recursiveShort: string;
-  recursiveLong: readonly string[];
-}
-
-const SPECS: Record<string, Spec> = {
+/** The options of each program (GNU permutes options and operands; long options abbreviate). */
+export const RM_SPECS: Readonly<Record<string, OptionSpec>> = {
   // GNU rm plus BSD rm's -P (overwrite), -W (undelete whiteouts), -x (one file system).
   rm: {
-    shortFlag: 'fiIrRdvPWx',
-    shortArg: '',
-    longFlag: ['force', 'interactive', 'one-file-system', 'no-preserve-root', 'preserve-root', 'recursive', 'dir', 'verbose'],
-    longArg: [],
-    recursiveShort: 'rR',
-    recursiveLong: ['recursive'],
+    shortFlags: 'fiIrRdvPWx',
+    longFlags: ['force', 'one-file-system', 'no-preserve-root', 'recursive', 'dir', 'verbose'],
+    longOptional: ['interactive', 'preserve-root'],
+    permute: true,
+    abbreviations: true,
   },
-  rmdir: { shortFlag: 'pv', shortArg: '', longFlag: ['ignore-fail-on-non-empty', 'parents', 'verbose'], longArg: [], recursiveShort: '', recursiveLong: [] },
-  unlink: { shortFlag: '', shortArg: '', longFlag: [], longArg: [], recursiveShort: '', recursiveLong: [] },
+  rmdir: { shortFlags: 'pv', longFlags: ['ignore-fail-on-non-empty', 'parents', 'verbose'], permute: true, abbreviations: true },
+  unlink: { permute: true, abbreviations: true },
   shred: {
-    shortFlag: 'fuvxz',
-    shortArg: 'ns',
-    longFlag: ['force', 'remove', 'verbose', 'exact', 'zero'],
-    longArg: ['iterations', 'random-source', 'size'],
-    recursiveShort: '',
-    recursiveLong: [],
+    shortFlags: 'fuvxz',
+    shortValues: 'ns',
+    longFlags: ['force', 'remove', 'verbose', 'exact', 'zero'],
+    longValues: ['iterations', 'random-source', 'size'],
+    permute: true,
+    abbreviations: true,
   },
 };
+
+const RECURSIVE_SHORT = 'rR';
 
 export interface FsDeleteFacts {
   recursive: boolean;
@@ -45,92 +39,56 @@ export interface FsDeleteFacts {
   undeterminable: Undeterminable | null;
 }
 
-export function dynamicReason(w: Word): Undeterminable {
-  return w.subs.length > 0
-    ? { reason: 'substitution', detail: `${w.display} is produced by a command substitution` }
-    : { reason: 'variable', detail: `${w.display} depends on a value that is not known before the command runs` };
-}
-
-/** A path operand as a target; an Undeterminable when it cannot be placed. */
-export function targetOf(w: Word, cwd: string | null): TargetSpec | Undeterminable {
-  if (w.dynamic) return dynamicReason(w);
-  const v = w.value;
-  if (!v.startsWith('/') && cwd === null) {
-    return { reason: 'unknown-cwd', detail: `${w.display} is relative to a directory that is not known before the command runs` };
-  }
-  const joined = joinRaw(cwd ?? '/', v);
-  return { raw: w.display, path: normalizeAbs(joined), joined, glob: w.glob, followsLink: followsLink(v) };
-}
-
-export function isUndeterminable(x: TargetSpec | Undeterminable): x is Undeterminable {
-  return 'reason' in x;
-}
-
 export function classifyFsDelete(program: string, args: Word[], cwd: string | null): FsDeleteFacts {
-  const spec = SPECS[program]!;
   const res: FsDeleteFacts = { recursive: false, dryRun: false, noTargets: false, targets: [], undeterminable: null };
   const operands: Word[] = [];
   let parents = false;
-  let endOfOptions = false;
-  for (let k = 0; k < args.length; k++) {
-    const w = args[k]!;
-    if (w.dynamic) {
+  const r = new OptionReader(
+    args.map((w) => w.value),
+    RM_SPECS[program]!,
+  );
+  while (!r.done) {
+    const at = args[r.index];
+    if (r.atWordStart && at?.dynamic) {
       // An expansion may turn into options as well as operands: the whole call is unknown.
-      res.undeterminable ??= dynamicReason(w);
+      res.undeterminable ??= dynamicReason(at);
+      r.skip();
       continue;
     }
-    const v = w.value;
-    if (endOfOptions || !v.startsWith('-') || v === '-') {
-      operands.push(w);
+    const item = r.next();
+    if (item === null) break;
+    if (item.kind === 'operand') {
+      operands.push(args[item.word]!);
       continue;
     }
-    if (v === '--') {
-      endOfOptions = true;
-      continue;
-    }
-    if (v.startsWith('--')) {
-      const eq = v.indexOf('=');
-      const name = eq < 0 ? v.slice(2) : v.slice(2, eq);
-      if (name === 'help' || name === 'version') {
+    if (item.kind === 'end') continue;
+    if (item.kind === 'long') {
+      if (item.status === 'unknown' && (item.typed === 'help' || item.typed === 'version')) {
         // Before the first operand every rm prints and exits (BSD rm rejects it: nothing either).
         // After one, GNU rm still only prints, but BSD rm (and GNU under POSIXLY_CORRECT) stops
         // reading options at the operand and deletes it: judged as the delete it may be.
         if (operands.length === 0) res.dryRun = true;
         continue;
       }
-      if (spec.recursiveLong.includes(name)) res.recursive = true;
-      if (name === 'parents') parents = true;
-      if (spec.longArg.includes(name)) {
-        if (eq < 0) k++;
+      if (item.status === 'ambiguous') {
+        res.undeterminable ??= { reason: 'unknown-option', detail: `${args[item.word]!.value} is ambiguous for ${program}` };
         continue;
       }
-      // GNU accepts unambiguous abbreviations of long options (`--recur`).
-      const matches = [...spec.longFlag, ...spec.longArg].filter((o) => o.startsWith(name));
-      if (spec.longFlag.includes(name) || (matches.length > 0 && eq < 0)) {
-        if (matches.some((m) => spec.recursiveLong.includes(m)) && matches.length === 1) res.recursive = true;
-        if (matches.length === 1 && matches[0] === 'parents') parents = true;
-        if (matches.length === 1 && spec.longArg.includes(matches[0]!)) k++;
-        if (matches.length > 1 && !spec.longFlag.includes(name)) {
-          res.undeterminable ??= { reason: 'unknown-option', detail: `${v} is ambiguous for ${program}` };
-        }
+      if (item.status === 'unknown') {
+        res.undeterminable ??= { reason: 'unknown-option', detail: `${program} option ${args[item.word]!.value} is not one agent-guard knows the effect of` };
         continue;
       }
-      res.undeterminable ??= { reason: 'unknown-option', detail: `${program} option ${v} is not one agent-guard knows the effect of` };
+      // `--recursive=x` makes getopt refuse the call; read as the option, the stricter reading.
+      if (item.name === 'recursive' && program === 'rm') res.recursive = true;
+      if (item.name === 'parents') parents = true;
       continue;
     }
-    for (let j = 1; j < v.length; j++) {
-      const o = v[j]!;
-      if (spec.shortArg.includes(o)) {
-        if (j === v.length - 1) k++;
-        break;
-      }
-      if (!spec.shortFlag.includes(o)) {
-        res.undeterminable ??= { reason: 'unknown-option', detail: `${program} option -${o} is not one agent-guard knows the effect of` };
-        continue;
-      }
-      if (spec.recursiveShort.includes(o)) res.recursive = true;
-      if (program === 'rmdir' && o === 'p') parents = true;
+    if (!item.known) {
+      res.undeterminable ??= { reason: 'unknown-option', detail: `${program} option -${item.name} is not one agent-guard knows the effect of` };
+      continue;
     }
+    if (program === 'rm' && RECURSIVE_SHORT.includes(item.name)) res.recursive = true;
+    if (program === 'rmdir' && item.name === 'p') parents = true;
   }
   let effective = 0;
   for (const w of operands) {
@@ -156,4 +114,49 @@ export function classifyFsDelete(program: string, args: Word[], cwd: string | nu
   }
   res.noTargets = effective === 0 && res.undeterminable === null;
   return res;
+}
+
+/** A concrete rm argv read option by option (for the shim): which words are options (and `--`),
+ *  which are operands, and the flags that change what rm does with them. */
+export interface RmArgs {
+  /** Indexes (0-based into args) of option words and of `--`. */
+  options: number[];
+  operands: { i: number; value: string }[];
+  recursive: boolean;
+  dir: boolean;
+  /** -i/-I/--interactive (other than `=never`), unless a later -f/--force overrides it. */
+  interactive: boolean;
+  verbose: boolean;
+  /** An option rm does not know, an ambiguous one, or --help/--version: rm then does not delete
+   *  as the other facts say (the real rm reports it). */
+  unknown: boolean;
+}
+
+export function readRm(args: readonly string[]): RmArgs {
+  const out: RmArgs = { options: [], operands: [], recursive: false, dir: false, interactive: false, verbose: false, unknown: false };
+  const r = new OptionReader(args, RM_SPECS.rm!);
+  for (let item = r.next(); item !== null; item = r.next()) {
+    if (item.kind === 'operand') {
+      out.operands.push({ i: item.word, value: item.value });
+      continue;
+    }
+    if (out.options[out.options.length - 1] !== item.word) out.options.push(item.word);
+    if (item.kind === 'end') continue;
+    if (item.kind === 'long') {
+      if (item.status === 'unknown' || item.status === 'ambiguous') out.unknown = true;
+      else if (item.name === 'recursive') out.recursive = true;
+      else if (item.name === 'dir') out.dir = true;
+      else if (item.name === 'verbose') out.verbose = true;
+      else if (item.name === 'force') out.interactive = false;
+      else if (item.name === 'interactive') out.interactive = item.value !== 'never' && item.value !== 'no' && item.value !== 'none';
+      continue;
+    }
+    if (!item.known) out.unknown = true;
+    else if (RECURSIVE_SHORT.includes(item.name)) out.recursive = true;
+    else if (item.name === 'd') out.dir = true;
+    else if (item.name === 'v') out.verbose = true;
+    else if (item.name === 'i' || item.name === 'I') out.interactive = true;
+    else if (item.name === 'f') out.interactive = false; // the last of -f / -i wins
+  }
+  return out;
 }

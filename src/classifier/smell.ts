@@ -4,6 +4,8 @@
 //
 // Linear in the text: every pattern matches at a bounded number of places per start (no `.*` between
 // two alternatives, no nested quantifiers over the same letters). "A then later B" is two searches.
+// The Windows dialects widen it with their own vocabulary (another dialect's verb smells too).
+import { isFloorVerb } from './vocabulary.js';
 
 const WORDS: readonly RegExp[] = [
   /(^|[^\w.-])(rm|rmdir|unlink|shred|srm|wipe|trash)($|[^\w.-])/i,
@@ -38,4 +40,32 @@ export function smellsDestructive(text: string): boolean {
     if (at >= 0 && then.test(text.slice(at))) return true;
   }
   return hasForceRecursiveCluster(text);
+}
+
+/** Windows verbs the POSIX smell does not know, and .NET deletions. */
+const WINDOWS_SMELL: readonly RegExp[] = [
+  /(^|[^\w.-])(remove-item|ri|rd|rmdir|del|erase|rm)($|[^\w-])/i,
+  /(\.|::)\s*delete\s*\(/i,
+];
+
+/** Any word of the text that is a destructive verb of some dialect (`C:\bin\rm.exe`, `Remove-Item`). */
+function hasFloorWord(text: string): boolean {
+  for (const word of text.split(/[\s;&|(){}<>"'`,=@$]+/)) {
+    if (word !== '' && isFloorVerb(word, 'powershell')) return true;
+  }
+  return false;
+}
+
+/** The smell widened with PowerShell's vocabulary. Only ever makes a decision stricter. */
+export function smellsDestructivePowerShell(text: string): boolean {
+  return smellsDestructive(text) || WINDOWS_SMELL.some((p) => p.test(text)) || hasFloorWord(text);
+}
+
+/** cmd's smell: the POSIX one, or any word that is a destructive verb of some dialect (`del`, `rd`,
+ *  `Remove-Item`, `C:\x\rm.exe`). */
+export function smellsDestructiveCmd(text: string): boolean {
+  for (const token of text.split(/[^A-Za-z0-9_.-]+/)) {
+    if (token !== '' && isFloorVerb(token, 'cmd')) return true;
+  }
+  return smellsDestructive(text);
 }

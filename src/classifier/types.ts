@@ -46,6 +46,11 @@ export interface Undeterminable {
 export interface TargetSpec {
   /** The operand as written. */
   raw: string;
+  /** Index of the word it comes from in the simple command's argv (0 is the program, wrappers
+   *  included: `sudo rm x` gives x 2); for argv input (`classify({argv})`) the index into that
+   *  argv, which is the shim's 1-based `keep` index. Parents that `rmdir -p` adds share their
+   *  operand's index. Absent for a target no word names (a git op's `scope`). */
+  arg?: number;
   /** Lexical absolute path (normalized, `~` expanded); null when the operand is dynamic. */
   path: string | null;
   /** The same path before `..` and `.` are folded: what the kernel walks, for physical resolution. */
@@ -134,4 +139,44 @@ export interface Classification {
   commandCount: number;
   /** The line could not be read as a whole (an unterminated quote or substitution). */
   unbalanced: boolean;
+}
+
+/** What a front end is told about where the line runs. */
+export interface ClassifyOptions {
+  /** Absolute working directory the line runs in. */
+  cwd: string;
+  /** The directory the line runs in is not known (a harness that does not say where its shell tool
+   *  runs): relative targets and git's repository are then undeterminable ('unknown-cwd'). */
+  cwdUnknown?: boolean;
+  /** HOME, for `~` and `$HOME`; null when unknown. */
+  home: string | null;
+  /** CDPATH is set: `cd name` may go elsewhere than ./name. */
+  cdpath?: boolean;
+  /** Expands a git alias (`git config alias.NAME`), or returns null. */
+  resolveGitAlias?: (name: string, cwd: string | null, globals: readonly string[]) => string | null;
+}
+
+/** A concrete argv (what a PATH shim receives: the shell has expanded it), classified without
+ *  quoting it back into text. `cwd` overrides ClassifyOptions.cwd. */
+export interface ArgvInput {
+  argv: readonly string[];
+  cwd?: string;
+}
+
+/** A word as the vocabulary readers see it, whatever dialect produced it. */
+export interface Word {
+  /** The literal value the program receives (markers decoded, known variables substituted). */
+  value: string;
+  /** How the word reads in the source, for messages. */
+  display: string;
+  /** Holds an expansion whose value is unknown (a variable, a substitution, `~user`). */
+  dynamic: boolean;
+  /** Holds an unquoted pattern the shell expands (`*`, `?`, `[…]`, `{a,b}`). */
+  glob: boolean;
+  /** Indexes into the POSIX ScanResult.subs of the substitutions this word runs. */
+  subs: number[];
+  /** Names of the variables this word reads (null for special/complex ones). */
+  vars: (string | null)[];
+  /** Its index in the simple command's argv (TargetSpec.arg). */
+  arg?: number;
 }

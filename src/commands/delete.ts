@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { decide, explain } from '../engine.js';
-import { quoteArgv } from '../classifier/tokenize.js';
+import { quoteArgv } from '../classifier/index.js';
 import { gitRunner } from '../probe/index.js';
 import { workspaceOf } from './place.js';
 import { isIgnoredPath } from '../probe/git.js';

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Env } from '../config.js';
-import { quoteArgv } from '../classifier/tokenize.js';
+import { quoteArgv } from '../classifier/index.js';
 import { explain, type CheckResult } from '../engine.js';
 import { decideLine, enforce } from '../enforce.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,7 +1,7 @@
 // The cmd.exe dialect front end: facts, never decisions. Every row is a command line and the facts
 // its ops must carry; nothing here runs a command.
 import { describe, expect, it } from 'vitest';
-import { classifyCmd } from '../../src/classifier/cmd.js';
+import { classifyCmd } from '../../src/classifier/cmd/walk.js';
 import type { ClassifyOptions } from '../../src/classifier/index.js';
 import type { Op, OpKind, UndeterminableReason } from '../../src/classifier/types.js';
 import { Rng } from '../helpers/fuzz-gen.js';
@@ -367,6 +367,15 @@ describe('nested shells', () => {
     { cmd: 'wsl -e bash -c "rm -rf ~"', expect: { kind: 'indirect', program: 'wsl' } },
     { cmd: 'wsl ls', expect: null },
     { cmd: 'echo rm -rf / | bash', expect: { kind: 'indirect', program: 'bash' } },
+    // The shell list shared with the other readers (names.ts): cmd's own lacked these.
+    ...['fish', 'mksh', 'yash', 'ash'].map((sh) => ({ cmd: `${sh} -c "rm -rf x"`, expect: { kind: 'indirect' as const, program: sh, reason: 'indirect-shell' as const, inner: 'rm -rf x' } })),
+    // bash reads `-o NAME` from the next word wherever it sits in a cluster: the text is the word after.
+    { cmd: 'bash -oc posix "rm -rf x"', expect: { kind: 'indirect', program: 'bash', inner: 'rm -rf x' } },
+    // Wrappers (Windows' sudo, gsudo, a POSIX toolkit's on PATH) run what follows: judged by its smell.
+    { cmd: 'sudo rm -rf x', expect: { kind: 'indirect', program: 'sudo', reason: 'indirect-shell', inner: 'rm -rf x' } },
+    { cmd: 'gsudo rd /s /q build', expect: { kind: 'indirect', program: 'gsudo' } },
+    { cmd: 'busybox rm -rf x', expect: { kind: 'indirect', program: 'busybox' } },
+    { cmd: 'sudo dir', expect: null },
   ]);
 });
 
@@ -423,7 +432,8 @@ describe('git', () => {
     { cmd: 'git -C D:\\repo clean -fd', expect: { kind: 'git-clean', reason: 'unknown-cwd' } },
     { cmd: 'set GIT_DIR=x & git clean -fd', expect: { kind: 'git-clean', reason: 'git-environment' } },
     { cmd: 'git -c core.pager="rm -rf x" log', expect: { kind: 'indirect', program: 'git' } },
-    { cmd: 'git nuke', expect: { kind: 'opaque', program: 'git' }, options: withAlias },
+    // An alias is read again as the git command it expands to (the same reader in every dialect).
+    { cmd: 'git nuke', expect: { kind: 'git-clean', program: 'git', recursive: true, reason: null, targets: ['/ws'] }, options: withAlias },
     { cmd: 'git lg', expect: null, options: withAlias },
     { cmd: 'git unknownthing', expect: null, options: withAlias },
   ]);

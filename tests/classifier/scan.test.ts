@@ -1,8 +1,8 @@
 // The pre-scanner and the tokenizer: structure, not decisions.
 import { describe, expect, it } from 'vitest';
-import { scan } from '../../src/classifier/scan.js';
-import { quoteArgv, tokenize } from '../../src/classifier/tokenize.js';
-import { decodeWord } from '../../src/classifier/words.js';
+import { scan } from '../../src/classifier/posix/scan.js';
+import { quoteArgv, tokenize } from '../../src/classifier/posix/tokenize.js';
+import { decodeWord } from '../../src/classifier/posix/words.js';
 
 /** Each simple command of a line as its decoded words (values). */
 function commands(text: string): string[][] {
@@ -53,6 +53,8 @@ describe('words', () => {
     ["echo $'a\\tb'", ['echo', 'a\tb']],
     ['echo "a\\b"', ['echo', 'a\\b']],
     ['echo "\\$x"', ['echo', '$x']],
+    // Inside double quotes \` is a literal backquote (the shell drops the backslash).
+    ['rm "a\\`b" a\\`b', ['rm', 'a`b', 'a`b']],
     ['rm \\*', ['rm', '*']],
     ['echo $', ['echo', '$']],
     ['rm ~ ~/x "~/y" a~', ['rm', '/home/u', '/home/u/x', '~/y', 'a~']],
@@ -130,6 +132,7 @@ describe('opaque structure', () => {
 describe('an argv quoted back into text', () => {
   it.each([
     [['rm', '-rf', 'my dir', 'a;b', '*.log', '~/x', '$HOME', "it's", 'say "hi"', 'back\\slash', 'two\nlines', '#tag', '', '{a,b}', '[x]', '!bang', 'tab\there']],
+    [['rm', "it's `x`", "a'b`c"]],
   ])('reads back to exactly the same argv', (argv) => {
     const s = scan(quoteArgv(argv));
     const words = tokenize(s.text).flatMap((c) => c.words.map((w) => decodeWord(w, { scan: s, values: new Map(), home: '/home/u' })));

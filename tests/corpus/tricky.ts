@@ -125,6 +125,8 @@ export const WRAPPERS: readonly Case[] = [
   { cmd: 'RM --version -rf /', expect: 'ALLOW', code: 'ALLOW_NOOP' },
   { cmd: 'rm --help build', expect: 'ALLOW', code: 'ALLOW_NOOP' },
   { cmd: 'rm -rf build --help', expect: 'RELOCATE', code: 'RELOCATE_TREE', note: 'BSD rm (and GNU rm under POSIXLY_CORRECT) delete build' },
+  { cmd: 'chroot /srv rm -rf /', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: 'paths inside another root (the PowerShell reader knew chroot; the POSIX one did not)' },
+  { cmd: 'chroot /srv ls', expect: 'ALLOW', code: 'ALLOW_NOOP' },
 ];
 
 /** Regressions found by tests/fuzz.test.ts: each was ALLOW before its fix. */
@@ -323,4 +325,31 @@ export const GIT: readonly Case[] = [
   { cmd: 'GIT reset --hard', expect: 'SNAPSHOT', code: 'SNAPSHOT_GIT_STASH', note: 'a case-insensitive filesystem finds git' },
   { cmd: 'C:\\Git\\bin\\git.exe reset --hard', expect: 'ALLOW', code: 'ALLOW_NOOP', note: 'unquoted, a POSIX shell runs C:Gitbingit.exe: no such program' },
   { cmd: 'gitk --all', expect: 'ALLOW', code: 'ALLOW_NOOP' },
+];
+
+/** Options read as each program reads them (src/classifier/options.ts): git's subcommands take any
+ *  unambiguous prefix of a long option, a short option's value is the rest of its cluster or the
+ *  next word, the shells' `-o NAME` takes the next word wherever it sits. */
+export const OPTIONS: readonly Case[] = [
+  { cmd: 'git worktree remove --forc --forc trees/locked', expect: 'RELOCATE', code: 'RELOCATE_TREE', note: '--forc is --force to git: a locked work tree goes' },
+  { cmd: 'git worktree remove --forc trees/wt', expect: 'RELOCATE', code: 'RELOCATE_TREE' },
+  { cmd: 'git checkout --forc main', expect: 'SNAPSHOT', code: 'SNAPSHOT_GIT_STASH' },
+  { cmd: 'git rm --forc src/a.ts', expect: 'SNAPSHOT', code: 'SNAPSHOT_GIT_STASH' },
+  { cmd: 'git reset --har', expect: 'SNAPSHOT', code: 'SNAPSHOT_GIT_STASH' },
+  { cmd: 'git switch --disc main', expect: 'SNAPSHOT', code: 'SNAPSHOT_GIT_STASH' },
+  { cmd: 'git push --mirr', expect: 'BLOCK', code: 'BLOCK_FORCE_PUSH' },
+  { cmd: 'git push --f', expect: 'ALLOW', code: 'ALLOW_NOOP', note: 'ambiguous (--force, --force-with-lease, …): git refuses' },
+  { cmd: 'git clean --forc -d', expect: 'RELOCATE', code: 'RELOCATE_VIA_CLEAN_ENUMERATE' },
+  { cmd: 'git checkout -fd main', expect: 'SNAPSHOT', code: 'SNAPSHOT_GIT_STASH', note: '-d is --detach' },
+  { cmd: 'git checkout -bf main', expect: 'ALLOW', code: 'ALLOW_NOOP', note: '-b takes "f": a new branch f at main, no force' },
+  { cmd: 'git push -ofoo origin', expect: 'ALLOW', code: 'ALLOW_NOOP', note: '-o takes "foo": no -f' },
+  { cmd: 'git restore -s HEAD~1', expect: 'ALLOW', code: 'ALLOW_NOOP', note: '-s takes the tree; no path: git refuses' },
+  { cmd: 'git reset -- --hard', expect: 'ALLOW', code: 'ALLOW_NOOP', note: 'after --, a path' },
+  { cmd: 'bash -oc posix "rm -rf src"', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: '-o takes posix, -c runs the next word' },
+  { cmd: 'fish --command "rm -rf src"', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: 'su root -c "rm -rf src"', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: 'watch -dn 1 rm -rf src', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: '-n takes 1' },
+  { cmd: 'xargs -0n 1 rm', expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT', note: '-n takes 1; xargs feeds rm' },
+  { cmd: 'sudo --preserve-env=PATH rm -rf src', expect: 'RELOCATE', code: 'RELOCATE_TREE' },
+  { cmd: 'shred --iter=3 src/a.ts', expect: 'RELOCATE', code: 'RELOCATE_PATHS', note: 'GNU abbreviation of --iterations' },
 ];

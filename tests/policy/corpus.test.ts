@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useFixture } from '../helpers/fixture.js';
 import type { Case } from '../corpus/types.js';
 import { README_TABLE, RULE_TABLE } from '../corpus/reference.js';
-import { EXPANSIONS, FUZZ_REGRESSIONS, GIT, INDIRECT, PATHS, QUOTING, WRAPPERS } from '../corpus/tricky.js';
+import { EXPANSIONS, FUZZ_REGRESSIONS, GIT, INDIRECT, OPTIONS, PATHS, QUOTING, WRAPPERS } from '../corpus/tricky.js';
 
 const fixture = useFixture();
 
@@ -17,6 +17,7 @@ const SETS: Record<string, readonly Case[]> = {
   'indirect execution and stdin-fed lists': INDIRECT,
   'paths: .., symlinks, roots, quarantine, workspace': PATHS,
   git: GIT,
+  'options as each program reads them': OPTIONS,
   'regressions found by the fuzz test': FUZZ_REGRESSIONS,
 };
 

@@ -387,7 +387,9 @@ export function scan(input: string): ScanResult {
             i += 2;
             continue;
           }
-          if (e === '$' || e === '`' || e === '"' || e === '\\') {
+          if (e === '`') {
+            out += e; // shell-quote keeps the backslash of \` (the shell drops it); a bare ` is literal to it
+          } else if (e === '$' || e === '"' || e === '\\') {
             out += '\\' + e;
           } else if (e !== undefined) {
             out += '\\\\' + e; // a backslash that escapes nothing stays literal

@@ -1,24 +1,12 @@
 // Decoding the marked words that tokenize.ts returns: what the shell would pass to the program,
 // or the fact that it cannot be known statically.
 import { MARK, type ScanResult } from './scan.js';
+import type { Word } from '../types.js';
+
+export type { Word } from '../types.js';
 
 /** A variable's known value, or null when it is known to be set to something unknown. */
 export type ValueTable = Map<string, string | null>;
-
-export interface Word {
-  /** The literal value the program receives (markers decoded, known variables substituted). */
-  value: string;
-  /** How the word reads in the source, for messages. */
-  display: string;
-  /** Holds an expansion whose value is unknown (a variable, a substitution, `~user`). */
-  dynamic: boolean;
-  /** Holds an unquoted pattern the shell expands (`*`, `?`, `[…]`, `{a,b}`). */
-  glob: boolean;
-  /** Indexes into ScanResult.subs of the substitutions this word runs. */
-  subs: number[];
-  /** Names of the variables this word reads (null for special/complex ones). */
-  vars: (string | null)[];
-}
 
 export interface WordContext {
   scan: ScanResult;
@@ -34,8 +22,9 @@ function readIndex(raw: string, at: number): { index: number; end: number } {
   return { index: Number(raw.slice(at, end)), end: end + 1 };
 }
 
-export function decodeWord(raw: string, ctx: WordContext): Word {
-  const w: Word = { value: '', display: '', dynamic: false, glob: false, subs: [], vars: [] };
+/** `arg`: the word's index in its simple command (TargetSpec.arg). */
+export function decodeWord(raw: string, ctx: WordContext, arg?: number): Word {
+  const w: Word = { value: '', display: '', dynamic: false, glob: false, subs: [], vars: [], arg };
   let hasBracket = false;
   let braceOpen = -1;
   for (let i = 0; i < raw.length; i++) {
