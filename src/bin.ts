@@ -4,7 +4,7 @@
 // instead of through process.stdout's stream machinery (docs/performance.md).
 import fs from 'node:fs';
 import { parseCheckFast, runCheck } from './commands/check.js';
-import type { CommandContext, IO } from './cli.js';
+import type { CommandContext, IO } from './context.js';
 
 function writeAll(fd: number, s: string): void {
   const buf = Buffer.from(s, 'utf8');

@@ -16,24 +16,12 @@ import { configureUninstall } from './commands/uninstall.js';
 import { configureCompletion } from './commands/completion.js';
 import { configureMcp } from './commands/mcp.js';
 import type { Env } from './config.js';
+import type { CommandContext, IO } from './context.js';
 import { VERSION } from './version.js';
 
 export { VERSION };
 
-export interface IO {
-  stdout(s: string): void;
-  stderr(s: string): void;
-}
-
-export interface CommandContext {
-  env: Env;
-  cwd: string;
-  io: IO;
-  exitCode: number;
-  /** A human at a terminal (stdin and stdout are TTYs): required to leave RESTRICTED mode and to allow
-   *  a command (`allow`). */
-  interactive: boolean;
-}
+export type { CommandContext, IO } from './context.js';
 
 /** The commander program, every command configured against `ctx` (completion walks it too). */
 export function createProgram(ctx: CommandContext): Command {

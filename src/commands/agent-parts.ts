@@ -5,7 +5,7 @@
 // rows that say whether the parts are wired, per harness.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import type { Env } from '../config.js';
 import { HARNESSES, type Harness } from '../adapters/answers.js';
 import type { FileChange } from '../adapters/files.js';

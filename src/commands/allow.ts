@@ -7,7 +7,7 @@ import { loadConfig } from '../config.js';
 import { EXIT } from '../exit-codes.js';
 import { auditGrant, dropRequest, findRequest, grantRequest, grantStore, ID_PATTERN, listRequests, GRANT_TTL_MS } from '../grants/store.js';
 import { askOnTty, visible } from '../tty.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 
 export function configureAllow(program: Command, ctx: CommandContext): void {
   program

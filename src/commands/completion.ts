@@ -4,7 +4,7 @@
 // (VALUE_HINTS), and the test checks that each of its keys names a command, option or argument of
 // the program.
 import { Argument, type Command, type Option } from 'commander';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import { HARNESSES } from '../adapters/install.js';
 import { DIALECT_ALIASES } from '../dialect.js';
 import { SHELLS } from './shell-init.js';

@@ -16,7 +16,7 @@ import { expandGlob } from '../recovery/glob.js';
 import { relocateByPlace } from '../recovery/places.js';
 import { redact } from '../recovery/redact.js';
 import { EXIT } from '../exit-codes.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 
 interface DeleteOptions {
   reason?: string;

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import { loadConfig, type Env } from '../config.js';
 import { discoverWorkspace } from '../probe/index.js';
 import { findReal, isShimDir } from '../shell/realbin.js';

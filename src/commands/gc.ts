@@ -7,7 +7,7 @@ import { EXIT } from '../exit-codes.js';
 import { gitRunner } from '../probe/index.js';
 import { zonePlaces } from '../recovery/places.js';
 import type { QuarantinePlace } from '../recovery/quarantine.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import type { Config } from '../config.js';
 
 interface GcCliOptions {

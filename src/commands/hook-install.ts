@@ -10,7 +10,7 @@ import type { Env } from '../config.js';
 import { currentLayout } from '../shell/layout.js';
 import { EXIT } from '../exit-codes.js';
 import { runHookInstallParts, type PartsOptions } from './agent-parts.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 
 interface Options {
   project?: boolean;

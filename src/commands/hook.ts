@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { Env } from '../config.js';
 import { HARNESSES, refuseInput, runHarnessHook, type Harness } from '../adapters/harness.js';
-import type { IO } from '../cli.js';
+import type { IO } from '../context.js';
 
 export function runHookCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {
   const h = argv[0];

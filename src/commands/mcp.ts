@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import type { McpOptions } from '../mcp/server.js';
 import { runningBundle } from '../shell/layout.js';
 import { EXIT } from '../exit-codes.js';

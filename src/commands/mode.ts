@@ -3,7 +3,7 @@ import { workspaceOf } from './place.js';
 import type { Command } from 'commander';
 import { AuthorizationRequired, readMode, setMode } from '../recovery/mode.js';
 import { EXIT } from '../exit-codes.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 
 export function configureMode(program: Command, ctx: CommandContext): void {
   program

@@ -2,7 +2,7 @@
 import { loadConfig, type Config } from '../config.js';
 import { discoverWorkspace, type Workspace } from '../probe/index.js';
 import type { QuarantinePlace } from '../recovery/quarantine.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 
 export function workspaceOf(ctx: CommandContext, overrides: Partial<Config> = {}): { config: Config; ws: Workspace; place: QuarantinePlace } {
   const config = { ...loadConfig(ctx.env, ctx.cwd), ...overrides };

@@ -11,7 +11,7 @@ import { formatBytes } from '../recovery/gc.js';
 import { printable, table } from './gc.js';
 import { hasTransaction, zonePlaces } from '../recovery/places.js';
 import { EXIT } from '../exit-codes.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 
 interface RestoreOptions {
   json?: boolean;

@@ -15,7 +15,7 @@
 // Exit statuses of its own: 125 (agent-guard could not set up the guard: nothing ran), 126 (the
 // command cannot be executed), 127 (not found).
 import type { Command } from 'commander';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import type { Env } from '../config.js';
 import { currentLayout, INSTALL_HINT, LayoutError, prepareShims, prependPath, type Layout } from '../shell/layout.js';
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';

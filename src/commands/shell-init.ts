@@ -15,7 +15,7 @@
 // the shims of this bundle into DIR and prints the paths written, one per line.
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import type { Env } from '../config.js';
 import { currentLayout, INSTALL_HINT, LayoutError, prepareShims, prependPath, runningBundle, type Layout } from '../shell/layout.js';
 import { writeShims } from '../shell/shims.js';

@@ -9,7 +9,7 @@ import { hookShell } from '../shell/hook.js';
 import { askTty } from '../tty.js';
 import { runningBundle } from '../shell/layout.js';
 import { ensureChecker } from '../checker/start.js';
-import type { IO } from '../cli.js';
+import type { IO } from '../context.js';
 
 /** Returns the exit status. The directive is written to fd 3; without one the shim refuses. */
 export function runShimCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {

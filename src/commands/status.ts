@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { readMode } from '../recovery/mode.js';
 import { formatBytes, planGc, type GcPlan } from '../recovery/gc.js';
 import { EXIT } from '../exit-codes.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import { printable, table } from './gc.js';
 import { zonePlaces } from '../recovery/places.js';
 import type { QuarantinePlace } from '../recovery/quarantine.js';

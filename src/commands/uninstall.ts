@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import { wiredHarnesses } from '../adapters/install.js';
 import { currentLayout, INSTALL_HINT, sameFile, userDataDir } from '../shell/layout.js';
 import { SHIM_MARKER, SHIM_NAMES } from '../shell/shims.js';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../context.js';
 import type { Env } from '../config.js';
 import { runDelete } from '../commands/delete.js';
 import { runCheck } from '../commands/check.js';
