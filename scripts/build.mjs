@@ -1,5 +1,7 @@
 // Bundles the CLI into one CommonJS file: every destructive command pays one Node start, and one
-// file (no module graph to resolve) is the cheapest form measured (docs/performance.md).
+// file (no module graph to resolve) is the cheapest form measured (docs/performance.md). Beside it,
+// the Node preload (dist/agent-guard-preload.cjs, docs/interpreters.md): every Node program under the
+// guard loads it, so it is its own small file; it loads the bundle only when a deletion needs a decision.
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
 
@@ -17,3 +19,15 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(outfile, 0o755);
+
+await build({
+  entryPoints: ['src/runtime/node-preload.ts'],
+  outfile: 'dist/agent-guard-preload.cjs',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});

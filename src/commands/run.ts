@@ -5,6 +5,8 @@
 // - BASH_ENV=<shell>/guard.bash, the user's previous value in AGENT_GUARD_USER_BASH_ENV;
 // - ZDOTDIR=<shell>/zsh (the wrapper), the user's previous value in AGENT_GUARD_USER_ZDOTDIR
 //   (empty: it was unset, i.e. $HOME);
+// - NODE_OPTIONS: `--require <preload>` first, the user's options after it (the Node deletion guard,
+//   docs/interpreters.md; left as it is, with a warning, when the preload file is missing);
 // - AGENT_GUARD_NODE, AGENT_GUARD_BUNDLE, AGENT_GUARD_SHIMS: absolute paths;
 // - AGENT_GUARD_SESSION: --session, else the current one, else a new `run-<time>-<random>`;
 // - AGENT_GUARD_WORKSPACE and everything else as they are.
@@ -15,7 +17,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../cli.js';
 import type { Env } from '../config.js';
-import { currentLayout, LayoutError, prepareShims, prependPath, type Layout } from '../shell/layout.js';
+import { currentLayout, LayoutError, preloadOrWarn, prepareShims, prependPath, type Layout } from '../shell/layout.js';
+import { withPreload } from '../runtime/node-options.js';
 
 export const RUN_EXIT = {
   /** agent-guard itself failed: the guard could not be set up, the command did not run. */
@@ -53,8 +56,9 @@ export function newRunSession(now = new Date()): string {
 }
 
 /** The environment of a guarded command: `env` plus the hook contract for `layout` (see the top of
- *  this file). A BASH_ENV or ZDOTDIR that already is ours keeps the recorded user value. */
-export function guardEnv(env: Env, layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'zdotdir'>, node: string, session: string): Record<string, string> {
+ *  this file). A BASH_ENV or ZDOTDIR that already is ours keeps the recorded user value. With a
+ *  `preload` (null: its file is missing), NODE_OPTIONS preloads it. */
+export function guardEnv(env: Env, layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'zdotdir'> & { preload?: string | null }, node: string, session: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   out.AGENT_GUARD_NODE = node;
@@ -66,6 +70,7 @@ export function guardEnv(env: Env, layout: Pick<Layout, 'bundle' | 'shimDir' | '
   out.AGENT_GUARD_USER_ZDOTDIR = env.ZDOTDIR === layout.zdotdir ? (env.AGENT_GUARD_USER_ZDOTDIR ?? '') : (env.ZDOTDIR ?? '');
   out.ZDOTDIR = layout.zdotdir;
   out.PATH = prependPath(env.PATH, layout.shimDir);
+  if (layout.preload) out.NODE_OPTIONS = withPreload(env.NODE_OPTIONS, layout.preload);
   // bash skips BASH_ENV — and reads ~/.bashrc instead — when its stdin is a socket and it believes
   // it is a top-level shell (SHLVL unset or 0): its "started by sshd/rshd" heuristic. A harness
   // written in Node gives its children socketpairs as pipes, so a `bash -c` it starts would run
@@ -97,7 +102,8 @@ export function startRun(command: string[], opts: RunOptions, ctx: CommandContex
     return fail(RUN_EXIT.SETUP, `cannot set up the guard, nothing was run: ${(err as Error).message}${hint}`);
   }
   const session = opts.session ?? (ctx.env.AGENT_GUARD_SESSION || newRunSession());
-  const env = guardEnv(ctx.env, layout, node, session);
+  const preload = preloadOrWarn(layout, (w) => ctx.io.stderr(`agent-guard run: warning: ${w}\n`));
+  const env = guardEnv(ctx.env, { ...layout, preload }, node, session);
 
   let child: import('node:child_process').ChildProcess;
   try {

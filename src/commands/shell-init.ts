@@ -4,8 +4,9 @@
 //
 // which exports the hook environment (AGENT_GUARD_NODE, AGENT_GUARD_BUNDLE, AGENT_GUARD_SHIMS,
 // BASH_ENV and ZDOTDIR with the user's previous values kept in AGENT_GUARD_USER_BASH_ENV and
-// AGENT_GUARD_USER_ZDOTDIR), puts the shim directory first on PATH (once, however often it is
-// eval'd) and sources the guard for the current interactive shell. Absolute paths are baked in.
+// AGENT_GUARD_USER_ZDOTDIR), puts the shim directory first on PATH and the Node preload first in
+// NODE_OPTIONS (once, however often it is eval'd) and sources the guard for the current interactive
+// shell. Absolute paths are baked in.
 // A checkout's shims are (re)written into the per-user cache first (src/shell/layout.ts).
 //
 // Internal, for install.sh: `shell-init --write-shims DIR [--node PATH] [--template PATH]` renders
@@ -14,8 +15,9 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../cli.js';
 import type { Env } from '../config.js';
-import { currentLayout, LayoutError, prepareShims, prependPath, runningBundle, type Layout } from '../shell/layout.js';
+import { currentLayout, LayoutError, preloadOrWarn, prepareShims, prependPath, runningBundle, type Layout } from '../shell/layout.js';
 import { writeShims } from '../shell/shims.js';
+import { withPreload } from '../runtime/node-options.js';
 
 export const SHELLS = ['bash', 'zsh'] as const;
 export type InitShell = (typeof SHELLS)[number];
@@ -47,10 +49,11 @@ export function sq(s: string): string {
 /** The snippet for `shell` with the paths of `layout` and `node` baked in, given the environment the
  *  shell exported to `shell-init` (its command substitution). Only what is not in place yet is
  *  emitted, so a second eval in a shell that already runs the guard writes neither BASH_ENV nor
- *  ZDOTDIR nor PATH (the guard itself refuses changes to them as tampering). Pure: no file access. */
+ *  ZDOTDIR nor PATH nor NODE_OPTIONS (the guard itself refuses changes to the first three as
+ *  tampering). A `preload` (null: its file is missing) goes first in NODE_OPTIONS. Pure: no file access. */
 export function renderSnippet(
   shell: InitShell,
-  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'guardZsh' | 'zdotdir'>,
+  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'guardZsh' | 'zdotdir'> & { preload?: string | null },
   node: string,
   env: Env,
 ): string {
@@ -79,6 +82,8 @@ export function renderSnippet(
   // PATH: the shim dir first and nowhere else.
   const newPath = prependPath(env.PATH, layout.shimDir);
   if (newPath !== env.PATH) lines.push(`export PATH=${sq(newPath)}`);
+  // NODE_OPTIONS: the Node deletion guard first, the user's options after it.
+  if (layout.preload) set('NODE_OPTIONS', withPreload(env.NODE_OPTIONS, layout.preload));
   if (shell === 'bash') {
     // guard.bash chains a DEBUG trap set before it; inside a sourced file bash hides that trap, so
     // it is taken here (the protocol documented in shell/guard.bash). Sourcing twice is a no-op.
@@ -127,6 +132,7 @@ export function runShellInit(shell: string | undefined, opts: ShellInitOptions, 
     const hint = e instanceof LayoutError ? ' (install agent-guard with install.sh)' : '';
     return err(`${(e as Error).message}${hint}`);
   }
-  ctx.io.stdout(renderSnippet(shell as InitShell, layout, node, ctx.env));
+  const preload = preloadOrWarn(layout, (w) => ctx.io.stderr(`agent-guard shell-init: warning: ${w}\n`));
+  ctx.io.stdout(renderSnippet(shell as InitShell, { ...layout, preload }, node, ctx.env));
   return 0;
 }

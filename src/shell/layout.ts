@@ -2,8 +2,10 @@
 // template, the shell hooks, the shim directory. Two kinds:
 //
 // - an installation made by install.sh: `<prefix>/lib/agent-guard.cjs` is the running bundle; the
-//   prefix holds lib/shim.sh, bin/agent-guard, shims/, shell/ and the install list;
-// - a checkout: `<repo>/dist/agent-guard.cjs`; the checkout's shell/ and shims/shim.sh are used, and
+//   prefix holds lib/shim.sh, lib/agent-guard-preload.cjs, bin/agent-guard, shims/, shell/ and the
+//   install list;
+// - a checkout: `<repo>/dist/agent-guard.cjs` (and dist/agent-guard-preload.cjs); the checkout's
+//   shell/ and shims/shim.sh are used, and
 //   the shims are rendered into a per-user cache directory,
 //   `$XDG_CACHE_HOME/agent-guard/<hash of the bundle path>/shims` (default `~/.cache/...`).
 //
@@ -13,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Env } from '../config.js';
 import { renderShim, SHIM_MARKER, SHIM_NAMES, writeShims, type ShimName } from './shims.js';
+import { PRELOAD_NAME } from '../runtime/node-options.js';
 
 /** The bundle's file name, in lib/ (installed) or dist/ (checkout). */
 export const BUNDLE_NAME = 'agent-guard.cjs';
@@ -41,6 +44,9 @@ export interface Layout {
   zdotdir: string;
   /** The shim directory (rendered shims + marker). */
   shimDir: string;
+  /** The Node preload (NODE_OPTIONS=--require …), beside the bundle: it loads the bundle from its own
+   *  directory (docs/interpreters.md). Not checked by layoutOf: without it Node runs unguarded. */
+  preload: string;
   /** install: `<prefix>/bin/agent-guard`; checkout: null. */
   launcher: string | null;
   /** install: `<prefix>/.agent-guard-install`; checkout: null. */
@@ -88,6 +94,7 @@ export function installLayout(prefix: string): Layout {
     guardZsh: path.join(shellDir, 'guard.zsh'),
     zdotdir: path.join(shellDir, 'zsh'),
     shimDir: path.join(root, 'shims'),
+    preload: path.join(root, 'lib', PRELOAD_NAME),
     launcher: path.join(root, 'bin', 'agent-guard'),
     installList: path.join(root, INSTALL_LIST),
   };
@@ -107,6 +114,7 @@ export function checkoutLayout(repo: string, env: Env, bundle = path.join(path.r
     guardZsh: path.join(shellDir, 'guard.zsh'),
     zdotdir: path.join(shellDir, 'zsh'),
     shimDir: checkoutShimDir(bundle, env),
+    preload: path.join(path.dirname(path.resolve(bundle)), PRELOAD_NAME),
     launcher: null,
     installList: null,
   };
@@ -229,6 +237,14 @@ export function prepareShims(layout: Layout, node: string): { warning: string | 
     if (!present) throw err;
     return { warning: `the shims in ${layout.shimDir} are not current and cannot be rewritten (${(err as Error).message}); run 'agent-guard doctor'` };
   }
+}
+
+/** The layout's Node preload when its file is there; otherwise null, and `warn` says what that means
+ *  (`run` and `shell-init` go on: the shims and hooks still guard). */
+export function preloadOrWarn(layout: Pick<Layout, 'preload'>, warn: (message: string) => void): string | null {
+  if (isFile(layout.preload)) return layout.preload;
+  warn(`${layout.preload} is missing: Node programs run without the deletion guard (the shims still apply); run 'agent-guard doctor'`);
+  return null;
 }
 
 /** PATH with `dir` first and nowhere else (empty entries elsewhere are kept as they are). */
