@@ -7,6 +7,7 @@
 #
 # Installs from this checkout (building dist/agent-guard.cjs first if it is missing):
 #   <prefix>/lib/agent-guard.cjs   the bundled CLI            <prefix>/lib/shim.sh   the shim template
+#   <prefix>/lib/agent-guard-preload.cjs   the Node preload (NODE_OPTIONS=--require, docs/interpreters.md)
 #   <prefix>/bin/agent-guard       launcher: exec <node> <prefix>/lib/agent-guard.cjs "$@"
 #   <prefix>/shims/                rendered shims + marker    <prefix>/shell/        bash/zsh hooks
 #   <prefix>/.agent-guard-install  every file and directory installed (read by --uninstall)
@@ -154,7 +155,8 @@ case $node in
 esac
 
 bundle=$src/dist/agent-guard.cjs
-if [ ! -f "$bundle" ]; then
+preload=$src/dist/agent-guard-preload.cjs
+if [ ! -f "$bundle" ] || [ ! -f "$preload" ]; then
   note "building $bundle"
   command -v npm >/dev/null 2>&1 || die "npm not found: it is needed to build $bundle"
   if [ -d "$src/node_modules" ]; then
@@ -162,7 +164,7 @@ if [ ! -f "$bundle" ]; then
   else
     (cd "$src" && npm ci >&2 && npm run build >&2) || die "npm ci && npm run build failed"
   fi
-  [ -f "$bundle" ] || die "the build did not produce $bundle"
+  [ -f "$bundle" ] && [ -f "$preload" ] || die "the build did not produce $bundle and $preload"
 fi
 
 # Files to install: "SOURCE DEST MODE" (DEST relative to the prefix).
@@ -206,6 +208,7 @@ mkd .
 for d in lib bin shims shell shell/zsh; do mkd "$d"; done
 
 files='lib/agent-guard.cjs
+lib/agent-guard-preload.cjs
 lib/shim.sh
 bin/agent-guard
 shell/guard.bash
@@ -253,6 +256,7 @@ all=$(printf '%s\n' "$files" "$old_files" | awk 'NF && !seen[$0]++')
 write_list "$all"
 
 put "$bundle" lib/agent-guard.cjs 755
+put "$preload" lib/agent-guard-preload.cjs 644
 put "$src/shims/shim.sh" lib/shim.sh 644
 put "$src/shell/guard.bash" shell/guard.bash 644
 put "$src/shell/guard.zsh" shell/guard.zsh 644
