@@ -48,7 +48,8 @@ export type PassReason =
   /** Inside npm's cache (`$npm_config_cache`, else `~/.npm`). */
   | 'npm-cache';
 
-/** At most this many entries are looked at to find a tree the process made itself; a bigger one is decided. */
+/** At most this many entries below a directory are looked at to find a tree the process made itself;
+ *  a bigger one is decided. */
 export const OWN_TREE_LIMIT = 5000;
 
 /** The path as the kernel walks it from `cwd` (no `..` folded: a symlink's `..` is its target's parent). */
@@ -78,13 +79,13 @@ export function birthTimesAreReal(): boolean {
   return (btimeReal = st !== null && st.birthtimeMs === 0 && st.ctimeMs > 0);
 }
 
-/** Was every entry of the tree at `abs` born after `startedAt`? (A tree bigger than OWN_TREE_LIMIT, an
- *  unreadable directory, or a filesystem without birth times: no.) */
-export function bornAfter(abs: string, st: fs.Stats, startedAt: number): boolean {
+/** Was every entry of the tree at `abs` born after `startedAt`? (A tree of more than `limit` entries,
+ *  an unreadable directory, or a filesystem without birth times: no.) */
+export function bornAfter(abs: string, st: fs.Stats, startedAt: number, limit = OWN_TREE_LIMIT): boolean {
   if (!(st.birthtimeMs > startedAt)) return false;
   if (!st.isDirectory()) return true;
   const stack = [abs];
-  let seen = 1;
+  let seen = 0;
   while (stack.length > 0) {
     const dir = stack.pop()!;
     let names: string[];
@@ -94,7 +95,7 @@ export function bornAfter(abs: string, st: fs.Stats, startedAt: number): boolean
       return false;
     }
     for (const n of names) {
-      if (++seen > OWN_TREE_LIMIT) return false;
+      if (++seen > limit) return false;
       const p = `${dir}/${n}`;
       const s = lstat(p);
       if (!s || !(s.birthtimeMs > startedAt)) return false;
