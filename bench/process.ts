@@ -13,6 +13,10 @@ export interface ProcessTarget {
   gated: boolean;
   /** stdout must match, so the benchmark never times an error path by accident. */
   expect: RegExp;
+  /** Added to the subject's environment only (the baseline runs without it). */
+  env?: Record<string, string>;
+  /** This row's own target ratio (the Node preload row: 1.1); default: the bench's target. */
+  limit?: number;
 }
 
 export interface ProcessOptions {
@@ -24,6 +28,8 @@ export interface ProcessOptions {
 export interface ProcessRow {
   name: string;
   gated: boolean;
+  /** The row's own target ratio, when it has one. */
+  limit?: number;
   baselineMs: Summary;
   subjectMs: Summary;
   /** median(subject) / median(baseline). */
@@ -52,9 +58,10 @@ function timeNode(args: readonly string[], opts: SpawnSyncOptions, expect: RegEx
 export function compare(target: ProcessTarget, opts: ProcessOptions): ProcessRow {
   const base: number[] = [];
   const subject: number[] = [];
+  const spawn = target.env ? { ...opts.spawn, env: { ...opts.spawn.env, ...target.env } } : opts.spawn;
   for (let i = 0; i < opts.warmup + opts.runs; i++) {
     const b = timeNode(BASELINE_ARGS, opts.spawn, null);
-    const s = timeNode(target.args, opts.spawn, target.expect);
+    const s = timeNode(target.args, spawn, target.expect);
     if (i < opts.warmup) continue;
     base.push(b);
     subject.push(s);
@@ -65,6 +72,7 @@ export function compare(target: ProcessTarget, opts: ProcessOptions): ProcessRow
   return {
     name: target.name,
     gated: target.gated,
+    ...(target.limit !== undefined ? { limit: target.limit } : {}),
     baselineMs,
     subjectMs,
     ratio: subjectMs.median / baselineMs.median,

@@ -14,10 +14,12 @@
 // The guard's own file operations (the relocation, its EXDEV copy-then-remove, the records) run
 // with the real functions: while a decision runs, and while a real call the guard let through runs,
 // every wrapper calls straight through. An error inside the guard refuses (fail closed).
-import fs from 'node:fs';
-import path from 'node:path';
 import { passThrough, type DeleteKind, type DeleteRequest } from './churn.js';
 import type { DeleteVerdict } from './delete.js';
+
+// Builtins through process.getBuiltinModule: an `import` costs a copy of their exports here (see churn.ts).
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
 
 /** The bundle beside this file, loaded as a library on the first deletion the policy must decide. */
 const BUNDLE_NAME = 'agent-guard.cjs';
@@ -45,7 +47,12 @@ let busy = 0;
 const inflight = new Map<string, number>();
 let lib: Lib | null = null;
 let warnedRmdir = false;
-const startedAt = performance.timeOrigin;
+
+/** When this process started (ms since the epoch), taken when first needed: the `performance` global
+ *  would cost a module load at every start. */
+function startedAt(): number {
+  return Date.now() - process.uptime() * 1000;
+}
 
 /** The program, as refusals and records name it: `node -e`, `node /w/scripts/clean.js`, `node`. */
 function programName(): string {
@@ -94,7 +101,7 @@ function pathArg(p: unknown): string | Buffer | null {
   } else if (p instanceof URL) {
     if (p.protocol !== 'file:') return null;
     try {
-      s = (require('node:url') as typeof import('node:url')).fileURLToPath(p);
+      s = process.getBuiltinModule('node:url').fileURLToPath(p);
     } catch {
       return null;
     }
@@ -114,7 +121,7 @@ function decide(api: string, kind: DeleteKind, p: string | Buffer, syscall: stri
       const why = 'the path is not valid UTF-8 and cannot be checked exactly';
       return refusal(`agent-guard refused ${api}(${JSON.stringify(p.toString('utf8'))}) in ${program}: BLOCK BLOCK_UNDETERMINABLE_EFFECT: ${why}`, p, syscall, 'BLOCK_UNDETERMINABLE_EFFECT', 'BLOCK');
     }
-    const req: DeleteRequest = { runtime: 'node', program, api, kind, path: p, cwd: process.cwd(), env: process.env, startedAt };
+    const req: DeleteRequest = { runtime: 'node', program, api, kind, path: p, cwd: process.cwd(), env: process.env, startedAt: startedAt() };
     if (passThrough(req) !== null) return REAL;
     const v = loadLib().runtimeDelete(req, stderr);
     if (v.action === 'real') return REAL;
@@ -261,8 +268,10 @@ function install(): void {
   wrapPromise(p, 'rm', 'rm', 'fs.promises.rm');
   wrapPromise(p, 'rmdir', 'rmdir', 'fs.promises.rmdir');
   wrapPromise(p, 'unlink', 'unlink', 'fs.promises.unlink');
-  // ES modules import named bindings of the builtins (`import { rmSync } from 'fs'`): update them.
-  (require('node:module') as typeof import('node:module')).syncBuiltinESMExports();
+  // ES modules get named bindings of the builtins (`import { rmSync } from 'fs'`) from a facade made
+  // when the builtin is first imported, from its exports at that time. A --require preload runs
+  // before any import (--import preloads and the main module come after it), so the facades are
+  // made from the wrapped functions: no syncBuiltinESMExports (a millisecond at every start).
 }
 
 const g = globalThis as unknown as Record<symbol, PreloadState | undefined>;
