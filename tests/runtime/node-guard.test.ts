@@ -2,99 +2,19 @@
 // preload and bundle, in the read-only sandbox. Each test runs its commands in one sandbox
 // (tests/shell/entry-fixtures/batch.mjs) with an exact environment, then looks at the tree, the
 // quarantine and the audit from outside.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
+import { batch, guarded, NODE, nodeE, put, records, REPO, tree, world as makeWorld, type Case, type Result } from '../helpers/runtime.js';
+import { describeSandboxed, itSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 
-const REPO = path.resolve(import.meta.dirname, '../..');
-const BATCH = path.join(REPO, 'tests/shell/entry-fixtures/batch.mjs');
 const PRELOAD = path.join(REPO, 'dist/agent-guard-preload.cjs');
 const RIMRAF = path.join(REPO, 'node_modules/rimraf');
 const FSE = path.join(REPO, 'node_modules/fs-extra');
-const NODE = process.execPath;
-const BASE_PATH = [...new Set([path.dirname(NODE), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
 
 const area = useSandboxArea('ag-node-guard');
-
-interface World {
-  dir: string;
-  home: string;
-  ws: string;
-  env: Record<string, string>;
-}
-
-let count = 0;
-function world(): World {
-  const dir = path.join(area.rw(), `w${++count}`);
-  const home = path.join(dir, 'home');
-  const ws = path.join(home, 'ws');
-  fs.mkdirSync(ws, { recursive: true });
-  expect(spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws }).status).toBe(0);
-  const env = { HOME: home, PATH: BASE_PATH, XDG_CACHE_HOME: path.join(home, '.cache'), AGENT_GUARD_SESSION: 'node-guard', LC_ALL: 'C' };
-  return { dir, home, ws, env };
-}
-
-interface Case {
-  argv: string[];
-  cwd?: string;
-  env?: Record<string, string>;
-}
-interface Result {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the cases one after the other in one sandbox, with exactly w.env (plus each case's env). */
-function batch(w: World, cases: Case[], opts: { timeoutMs?: number; before?: string } = {}): Result[] {
-  const file = path.join(w.dir, `cases-${++count}.json`);
-  const out = `${file}.out`;
-  fs.writeFileSync(file, JSON.stringify(cases.map((c) => ({ cwd: w.ws, ...c }))));
-  const envArgs = Object.entries(w.env).map(([k, v]) => `${k}=${v}`);
-  const run = ['env', '-i', ...envArgs, NODE, BATCH, file, out];
-  const argv = opts.before ? ['sh', '-c', `${opts.before} && exec "$@"`, 'sh', ...run] : run;
-  const r = runSandboxed(area.rw(), argv, { cwd: w.ws, timeoutMs: opts.timeoutMs ?? 120_000 });
-  if (r.exitCode !== 0) throw new Error(`batch exited ${r.exitCode}: ${r.stderr}`);
-  return JSON.parse(fs.readFileSync(out, 'utf8')) as Result[];
-}
-
-const guarded = (...argv: string[]): string[] => [NODE, BIN, 'run', '--', ...argv];
-const nodeE = (code: string): string[] => [NODE, '-e', code];
-
-/** Every file and link below `root` with its content (or target), skipping .git and the quarantine. */
-function tree(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const n of fs.readdirSync(d).sort()) {
-      if (n === '.git' || n === '.agent-trash') continue;
-      const p = path.join(d, n);
-      const rel = path.relative(root, p);
-      const st = fs.lstatSync(p);
-      if (st.isSymbolicLink()) out[rel] = `-> ${fs.readlinkSync(p)}`;
-      else if (st.isDirectory()) {
-        out[`${rel}/`] = 'dir';
-        walk(p);
-      } else out[rel] = fs.readFileSync(p, 'utf8');
-    }
-  };
-  if (fs.existsSync(root)) walk(root);
-  return out;
-}
-
-function records(file: string): any[] {
-  if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-}
-
-function put(root: string, files: Record<string, string>): void {
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), content);
-  }
-}
+const world = () => makeWorld(area.rw());
 
 describeSandboxed('Node deletion guard: every deletion API under run is quarantined and restorable', () => {
   itSandboxed('fs sync/callback/promise forms, ESM imports, a worker, rimraf (native, manual, CLI), fs-extra', () => {
