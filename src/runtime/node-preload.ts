@@ -256,6 +256,62 @@ function wrapPromise(obj: Record<string, unknown>, name: string, fn: 'rm' | 'rmd
   });
 }
 
+let promisesWrapped = false;
+
+/** Wraps fs/promises' deletion calls (once). `sync`: ES module facades of the builtins may already
+ *  exist, holding the unwrapped functions as named bindings: bring them up to date. */
+function wrapPromises(sync: boolean): void {
+  if (promisesWrapped) return;
+  promisesWrapped = true;
+  const p = (promisesGetter ? promisesGetter.call(fs) : fs.promises) as Record<string, unknown>;
+  wrapPromise(p, 'rm', 'rm', 'fs.promises.rm');
+  wrapPromise(p, 'rmdir', 'rmdir', 'fs.promises.rmdir');
+  wrapPromise(p, 'unlink', 'unlink', 'fs.promises.unlink');
+  if (sync) process.getBuiltinModule('node:module').syncBuiltinESMExports();
+}
+
+/** fs's own `promises` getter (Node loads fs/promises on first use). */
+let promisesGetter: (() => unknown) | undefined;
+
+/** Can an ES module import fs/promises before a CommonJS route reaches it? Then it is wrapped now.
+ *  An ES module main (.mjs, a .js in a "type": "module" package), ES module flags (--import, a loader,
+ *  --input-type=module), a worker thread, or a Node that decides the module format by syntax (22+). */
+function esmAhead(): boolean {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= 22) return true;
+  if ((process as unknown as { moduleLoadList?: string[] }).moduleLoadList?.includes('NativeModule internal/process/worker_thread_only')) return true;
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+  if (/--(import|loader|experimental-loader)\b|--input-type=module|--experimental-default-type=module|--experimental-detect-module/.test(flags)) return true;
+  if (typeof (process as { _eval?: unknown })._eval === 'string') return false;
+  const main = process.argv[1];
+  if (!main) return false; // the REPL
+  let file: string;
+  try {
+    file = fs.realpathSync(main);
+  } catch {
+    return true;
+  }
+  if (file.endsWith('.mjs')) return true;
+  if (file.endsWith('.cjs')) return false;
+  // The package scope's "type", as Node decides it for .js and extensionless files.
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    let text: string | null = null;
+    try {
+      text = fs.readFileSync(path.join(dir, 'package.json'), 'utf8');
+    } catch {
+      text = null;
+    }
+    if (text !== null) {
+      try {
+        return (JSON.parse(text) as { type?: unknown }).type === 'module';
+      } catch {
+        return true;
+      }
+    }
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
 function install(): void {
   const f = fs as unknown as Record<string, unknown>;
   wrapSync(f, 'rmSync', 'rm', 'fs.rmSync');
@@ -264,14 +320,41 @@ function install(): void {
   wrapCallback(f, 'rm', 'rm', 'fs.rm');
   wrapCallback(f, 'rmdir', 'rmdir', 'fs.rmdir');
   wrapCallback(f, 'unlink', 'unlink', 'fs.unlink');
-  const p = fs.promises as unknown as Record<string, unknown>;
-  wrapPromise(p, 'rm', 'rm', 'fs.promises.rm');
-  wrapPromise(p, 'rmdir', 'rmdir', 'fs.promises.rmdir');
-  wrapPromise(p, 'unlink', 'unlink', 'fs.promises.unlink');
-  // ES modules get named bindings of the builtins (`import { rmSync } from 'fs'`) from a facade made
-  // when the builtin is first imported, from its exports at that time. A --require preload runs
-  // before any import (--import preloads and the main module come after it), so the facades are
-  // made from the wrapped functions: no syncBuiltinESMExports (a millisecond at every start).
+  // fs/promises costs a module load that a plain Node start does not make (a few ms): it is wrapped
+  // when a program first reaches it — fs.promises, require('fs/promises'), process.getBuiltinModule —
+  // or at start when an ES module may import it first, or at the first timer tick at the latest.
+  // ES modules take named bindings of a builtin (`import { rm } from 'fs/promises'`) from a facade
+  // made when it is first imported: one made before the wrapping is brought up to date then.
+  const desc = Object.getOwnPropertyDescriptor(fs, 'promises');
+  promisesGetter = desc?.get;
+  if (esmAhead() || !desc?.get || !desc.configurable) return wrapPromises(false);
+  Object.defineProperty(fs, 'promises', {
+    configurable: true,
+    enumerable: desc.enumerable ?? true,
+    get() {
+      wrapPromises(true);
+      return promisesGetter!.call(fs);
+    },
+  });
+  const isPromises = (id: unknown): boolean => id === 'fs/promises' || id === 'node:fs/promises';
+  // The CommonJS loader's Module class: this module's own constructor (loading node:module would cost
+  // half a millisecond).
+  const Module = (module as unknown as { constructor: { _load: (...a: unknown[]) => unknown } }).constructor;
+  const load = Module._load;
+  Module._load = function (this: unknown, ...args: unknown[]) {
+    const out = load.apply(this, args);
+    if (!promisesWrapped && isPromises(args[0])) wrapPromises(true);
+    return out;
+  };
+  const builtin = process.getBuiltinModule;
+  process.getBuiltinModule = function (this: unknown, id: string) {
+    const out = builtin.call(this, id);
+    if (!promisesWrapped && isPromises(id)) wrapPromises(true);
+    return out;
+  } as typeof process.getBuiltinModule;
+  // A timer that does not keep the process alive: a program that runs on past its first tick gets
+  // it wrapped then, before an ES module it imports reads its files.
+  setTimeout(() => wrapPromises(true), 0).unref();
 }
 
 const g = globalThis as unknown as Record<symbol, PreloadState | undefined>;

@@ -19,11 +19,18 @@ const world = () => makeWorld(area.rw());
 describeSandboxed('Node deletion guard: every deletion API under run is quarantined and restorable', () => {
   itSandboxed('fs sync/callback/promise forms, ESM imports, a worker, rimraf (native, manual, CLI), fs-extra', () => {
     const w = world();
-    const names = ['rmsync', 'prm', 'cbrm', 'rimraf', 'rimraf-sync', 'manual', 'rimraf-cli', 'fse', 'fse-sync', 'esm', 'esm-p', 'worker', 'rmdir-r'];
+    const names = ['rmsync', 'prm', 'cbrm', 'rimraf', 'rimraf-sync', 'manual', 'rimraf-cli', 'fse', 'fse-sync', 'esm', 'esm-p', 'worker', 'rmdir-r', 'dyn', 'gbm', 'pkg-esm'];
     const files: Record<string, string> = {};
     for (const n of names) Object.assign(files, { [`t/${n}/a.txt`]: `${n} a\n`, [`t/${n}/sub/b.txt`]: `${n} b\n` });
     Object.assign(files, { 't/unlink.txt': 'u\n', 't/cb-unlink.txt': 'cu\n', 't/p-unlink.txt': 'pu\n', 't/empty/x.txt': 'x\n', 't/empty/y/z.txt': 'z\n' });
     put(w.ws, files);
+    // ES modules reached without a CommonJS route to fs/promises: imported by a CommonJS program, and
+    // a .js main in a "type": "module" package.
+    put(w.dir, {
+      'dyn.mjs': `import { rm } from 'node:fs/promises';\nawait rm('t/dyn', { recursive: true });\nconsole.log('dyn');\n`,
+      'esm-pkg/package.json': '{"type": "module"}\n',
+      'esm-pkg/clean.js': `import { rm } from 'fs/promises';\nawait rm('t/pkg-esm', { recursive: true });\nconsole.log('pkg-esm');\n`,
+    });
     const before = tree(w.ws);
     const gone = (p: string): string => `console.log(${JSON.stringify(p)}, require('fs').existsSync(${JSON.stringify(p)}))`;
     const cases: Case[] = [
@@ -45,6 +52,9 @@ describeSandboxed('Node deletion guard: every deletion API under run is quaranti
       { argv: guarded(NODE, '--input-type=module', '-e', `import { rmSync } from 'node:fs'; rmSync('t/esm', { recursive: true }); console.log('esm')`) },
       { argv: guarded(NODE, '--input-type=module', '-e', `import { rm } from 'fs/promises'; await rm('t/esm-p', { recursive: true }); console.log('esm-p')`) },
       { argv: guarded(...nodeE(`const { Worker } = require('worker_threads'); new Worker("require('fs').rmSync('t/worker', {recursive: true})", {eval: true}).on('exit', (c) => { console.log('worker', c); ${gone('t/worker')} })`)) },
+      { argv: guarded(...nodeE(`import(${JSON.stringify(path.join(w.dir, 'dyn.mjs'))})`)) },
+      { argv: guarded(...nodeE(`process.getBuiltinModule('fs/promises').rm('t/gbm', {recursive: true}).then(() => { ${gone('t/gbm')} })`)) },
+      { argv: guarded(NODE, path.join(w.dir, 'esm-pkg/clean.js')) },
     ];
     const res = batch(w, cases);
     for (const [i, r] of res.entries()) {
@@ -71,6 +81,9 @@ describeSandboxed('Node deletion guard: every deletion API under run is quaranti
       'esm',
       'esm-p',
       'worker 0\nt/worker false',
+      'dyn',
+      't/gbm false',
+      'pkg-esm',
     ]);
     // Nothing of it is left outside the quarantine but the emptied directory.
     expect(Object.keys(tree(path.join(w.ws, 't')))).toEqual(['empty/']);
