@@ -76,6 +76,9 @@ function runMain(): void {
     // The shims' and hooks' entry, without commander. Any failure is an exit status the caller
     // treats as a refusal (no directive for a shim; not 0/2/3 for a hook): fail closed.
     lazily(import('./commands/shim.js'), ({ runShimCommand, runHookShellCommand }) => (argv[0] === 'shim' ? runShimCommand : runHookShellCommand)(argv.slice(1), process.env, process.cwd(), io));
+  } else if (argv[0] === 'runtime-delete') {
+    // A runtime guard's decision (docs/interpreters.md); no verdict (exit 1) is a refusal for it.
+    lazily(import('./commands/runtime-delete.js'), ({ runRuntimeDeleteCommand }) => runRuntimeDeleteCommand(argv.slice(1), process.env, io));
   } else if (fast) {
     const ctx: CommandContext = { env: process.env, cwd: process.cwd(), io, exitCode: 0, interactive: false };
     try {

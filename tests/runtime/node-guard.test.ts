@@ -214,4 +214,41 @@ describeSandboxed('Node deletion guard: refusals, fail closed, agent-guard itsel
     expect(res[3]!).toEqual({ exitCode: 0, stdout: '2\n', stderr: '' });
     expect(tree(w.ws)).toEqual(before);
   }, 120_000);
+
+  itSandboxed('other runtimes reach the same decision through `agent-guard runtime-delete` (a JSON request, a JSON verdict)', () => {
+    const w = world();
+    put(w.ws, { 'src/a.py': 'a\n' });
+    put(w.home, { 'notes.txt': 'mine\n' });
+    const ask = (fields: object): Case => ({
+      argv: ['sh', '-c', `printf '%s' "$1" | ${NODE} ${BIN} runtime-delete`, 'sh', JSON.stringify({ runtime: 'python', program: 'python3 -c', cwd: w.ws, startedAt: Date.now(), ...fields })],
+    });
+    const res = batch(w, [
+      ask({ api: 'shutil.rmtree', kind: 'rm-r', path: 'src' }),
+      ask({ api: 'os.remove', kind: 'rm', path: path.join(w.home, 'notes.txt') }),
+      ask({ api: 'os.remove', kind: 'rm', path: 'missing.txt' }),
+      { argv: ['sh', '-c', 'echo x > fresh.txt'] },
+      ask({ api: 'os.remove', kind: 'unlink', path: 'fresh.txt' }),
+      ask({ api: 'os.remove', kind: 'sideways', path: 'x' }),
+    ]);
+    const v = res.map((r) => (r.exitCode !== 0 ? r.exitCode : r.stdout === '' ? null : JSON.parse(r.stdout)));
+    expect(v[0]).toMatchObject({ action: 'done', code: 'RELOCATE_TREE' });
+    expect(v[1]).toMatchObject({ action: 'refuse', decision: 'BLOCK', code: 'BLOCK_OUT_OF_WORKSPACE' });
+    expect(v[1].message).toContain(`agent-guard refused os.remove(${JSON.stringify(path.join(w.home, 'notes.txt'))}) in python3 -c: BLOCK BLOCK_OUT_OF_WORKSPACE`);
+    expect(v[2]).toEqual({ action: 'real', why: 'missing' });
+    expect(v[4]).toEqual({ action: 'real', why: 'own' }); // the caller then deletes it
+    expect(v[5]).toBe(1);
+    expect(res[5]!.stderr).toMatch(/kind must be one of/);
+    expect(tree(w.ws)).toEqual({ 'fresh.txt': 'x\n' });
+    expect(tree(w.home)['notes.txt']).toBe('mine\n');
+    const starts = records(path.join(w.ws, '.agent-trash', 'manifest.jsonl')).filter((x) => x.kind === 'tx-start');
+    expect(starts.map((x) => x.command)).toEqual(['python3 -c: shutil.rmtree("src")']);
+    const audit = records(path.join(w.ws, '.agent-trash', 'audit.jsonl'));
+    expect(audit.map((a) => [a.decision, a.code, a.via, a.api])).toEqual([
+      ['ALLOW', 'RELOCATE_TREE', 'python', 'shutil.rmtree'],
+      ['BLOCK', 'BLOCK_OUT_OF_WORKSPACE', 'python', 'os.remove'],
+    ]);
+    // Restorable like any transaction.
+    expect(batch(w, [{ argv: [NODE, BIN, 'restore', starts[0].txid] }])[0]!.exitCode).toBe(0);
+    expect(tree(w.ws)['src/a.py']).toBe('a\n');
+  }, 120_000);
 });
