@@ -26,7 +26,9 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  // NODE_OPTIONS reaches every Node on PATH, not only the one agent-guard runs on: an older one must
+  // still parse it (it falls back to require where getBuiltinModule is missing).
+  target: 'node14',
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',

@@ -5,11 +5,17 @@
 //
 // Only node:fs and node:path, taken with process.getBuiltinModule: this module is bundled into the
 // preload, which every Node start pays for, and an `import` of a builtin costs a copy of its exports
-// there (the bundler's CommonJS interop, ~1 ms for the first one).
+// there (the bundler's CommonJS interop, ~1 ms for the first one). A Node older than 20.16 (another
+// version on PATH, which NODE_OPTIONS reaches too) has no getBuiltinModule: `require` then.
 import type { Stats } from 'node:fs';
 
-const fs = process.getBuiltinModule('node:fs');
-const path = process.getBuiltinModule('node:path');
+/** A builtin module, on any Node the preload may be loaded into. */
+export function builtin<T extends 'node:fs' | 'node:path' | 'node:url' | 'node:module' | 'node:child_process'>(id: T): ReturnType<typeof process.getBuiltinModule<T>> {
+  return typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(id) : module.require(id);
+}
+
+const fs = builtin('node:fs');
+const path = builtin('node:path');
 
 /** What a runtime's deletion call does, in `rm` terms:
  *  - `rm`: one entry, not a directory (Node `fs.rm` without `recursive`);
@@ -49,8 +55,8 @@ export type PassReason =
   | 'own'
   /** Below a `node_modules` directory: the package manager's territory, installed from a lockfile. */
   | 'node_modules'
-  /** Inside npm's cache (`$npm_config_cache`, else `~/.npm`). */
-  | 'npm-cache';
+  /** Inside a package manager's cache or store (packageCaches). */
+  | 'package-cache';
 
 /** At most this many entries below a directory are looked at to find a tree the process made itself;
  *  a bigger one is decided. */
@@ -123,30 +129,51 @@ export function physicalEntry(abs: string): string | null {
   }
 }
 
-/** npm's cache directory as this process's npm uses it: `$npm_config_cache` (absolute), else `~/.npm`. */
-export function npmCacheDir(env: DeleteRequest['env']): string | null {
-  const set = env.npm_config_cache ?? env.NPM_CONFIG_CACHE;
-  if (set && path.isAbsolute(set)) return set;
-  return env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.npm') : null;
+/** The package managers' caches and stores, as the environment places them (absolute paths only):
+ *  npm (`$npm_config_cache`, else `~/.npm`), yarn (`$YARN_CACHE_FOLDER`, `$YARN_GLOBAL_FOLDER`, else
+ *  `~/.yarn/berry` and `~/.cache/yarn`), pnpm (`$npm_config_store_dir`, else `~/.local/share/pnpm/store`,
+ *  `~/.pnpm-store`, `~/.cache/pnpm`), bun (`$BUN_INSTALL_CACHE_DIR`, else `~/.bun/install/cache`),
+ *  node-gyp (`~/.cache/node-gyp`, `~/.node-gyp`). */
+export function packageCaches(env: DeleteRequest['env']): string[] {
+  const abs = (v: string | undefined): string | null => (v && path.isAbsolute(v) ? v : null);
+  const home = abs(env.HOME);
+  const inHome = (...rel: string[]): string[] => (home ? rel.map((r) => path.join(home, r)) : []);
+  const first = (set: string | null, ...fallback: string[]): string[] => (set ? [set] : inHome(...fallback));
+  return [
+    ...first(abs(env.npm_config_cache ?? env.NPM_CONFIG_CACHE), '.npm'),
+    ...first(abs(env.YARN_CACHE_FOLDER), '.cache/yarn'),
+    ...first(abs(env.YARN_GLOBAL_FOLDER), '.yarn/berry'),
+    ...first(abs(env.npm_config_store_dir ?? env.NPM_CONFIG_STORE_DIR), '.local/share/pnpm/store', '.pnpm-store', '.cache/pnpm'),
+    ...first(abs(env.BUN_INSTALL_CACHE_DIR), '.bun/install/cache'),
+    ...inHome('.cache/node-gyp', '.node-gyp'),
+  ];
 }
 
 const within = (p: string, root: string): boolean => p.startsWith(root.endsWith('/') ? root : `${root}/`);
 
-/** The package managers' territory: below a `node_modules` directory, or inside npm's cache (never the
- *  directory itself). Judged on the physical entry, so a link named node_modules/x that leads
- *  elsewhere counts where the removal lands: the link itself. */
-export function territoryOf(physical: string, env: DeleteRequest['env']): 'node_modules' | 'npm-cache' | null {
+/** Physical paths of the caches that exist (a missing one is looked up again next time). */
+const realCaches = new Map<string, string>();
+function realCache(dir: string): string | null {
+  const known = realCaches.get(dir);
+  if (known !== undefined) return known;
+  try {
+    const real = fs.realpathSync(dir);
+    realCaches.set(dir, real);
+    return real;
+  } catch {
+    return null; // not there (yet): nothing of it to delete
+  }
+}
+
+/** The package managers' territory: below a `node_modules` directory, or inside a package manager's
+ *  cache (never the directory itself). Judged on the physical entry, so a link named node_modules/x
+ *  that leads elsewhere counts where the removal lands: the link itself. */
+export function territoryOf(physical: string, env: DeleteRequest['env']): 'node_modules' | 'package-cache' | null {
   const parts = physical.split('/');
   if (parts.slice(0, -1).includes('node_modules')) return 'node_modules';
-  const cache = npmCacheDir(env);
-  if (cache) {
-    let real = cache;
-    try {
-      real = fs.realpathSync(cache);
-    } catch {
-      return null; // no cache there yet: nothing of it to delete
-    }
-    if (within(physical, real)) return 'npm-cache';
+  for (const dir of packageCaches(env)) {
+    const real = realCache(dir);
+    if (real !== null && within(physical, real)) return 'package-cache';
   }
   return null;
 }

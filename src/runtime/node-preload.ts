@@ -14,12 +14,12 @@
 // The guard's own file operations (the relocation, its EXDEV copy-then-remove, the records) run
 // with the real functions: while a decision runs, and while a real call the guard let through runs,
 // every wrapper calls straight through. An error inside the guard refuses (fail closed).
-import { passThrough, type DeleteKind, type DeleteRequest } from './churn.js';
+import { builtin, passThrough, type DeleteKind, type DeleteRequest } from './churn.js';
 import type { DeleteVerdict } from './delete.js';
 
 // Builtins through process.getBuiltinModule: an `import` costs a copy of their exports here (see churn.ts).
-const fs = process.getBuiltinModule('node:fs');
-const path = process.getBuiltinModule('node:path');
+const fs = builtin('node:fs');
+const path = builtin('node:path');
 
 /** The bundle beside this file, loaded as a library on the first deletion the policy must decide. */
 const BUNDLE_NAME = 'agent-guard.cjs';
@@ -77,6 +77,25 @@ function loadLib(): Lib {
   return (lib = loaded as Lib);
 }
 
+/** A Node older than the bundle needs (20.16: no process.getBuiltinModule) cannot load it: the
+ *  decision is asked of `agent-guard runtime-delete`, run by the node `run`/`shell-init` exported
+ *  (AGENT_GUARD_NODE). No answer is an error, which refuses. */
+function viaChecker(req: DeleteRequest): DeleteVerdict {
+  const node = process.env.AGENT_GUARD_NODE;
+  if (!node || !path.isAbsolute(node)) throw new Error(`this Node (${process.version}) cannot load the guard and AGENT_GUARD_NODE names no Node that can`);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const r = builtin('node:child_process').spawnSync(node, [path.join(__dirname, BUNDLE_NAME), 'runtime-delete'], {
+    input: JSON.stringify({ ...req, env }),
+    stdio: ['pipe', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    // The checker is the guard: no preload (and no CA bundle to parse) in it.
+    env: { ...env, NODE_OPTIONS: '', NODE_EXTRA_CA_CERTS: '' },
+  });
+  if (r.status !== 0 || typeof r.stdout !== 'string') throw new Error(`agent-guard runtime-delete failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})`);
+  return JSON.parse(r.stdout) as DeleteVerdict;
+}
+
 function refusal(message: string, p: string | Buffer, syscall: string, code: string, decision: string): Outcome {
   stderr(`${message}\n`);
   const error = Object.assign(new Error(`EPERM: operation not permitted, ${syscall} '${String(p)}': ${message}`), {
@@ -101,7 +120,7 @@ function pathArg(p: unknown): string | Buffer | null {
   } else if (p instanceof URL) {
     if (p.protocol !== 'file:') return null;
     try {
-      s = process.getBuiltinModule('node:url').fileURLToPath(p);
+      s = builtin('node:url').fileURLToPath(p);
     } catch {
       return null;
     }
@@ -123,7 +142,7 @@ function decide(api: string, kind: DeleteKind, p: string | Buffer, syscall: stri
     }
     const req: DeleteRequest = { runtime: 'node', program, api, kind, path: p, cwd: process.cwd(), env: process.env, startedAt: startedAt() };
     if (passThrough(req) !== null) return REAL;
-    const v = loadLib().runtimeDelete(req, stderr);
+    const v = typeof process.getBuiltinModule === 'function' ? loadLib().runtimeDelete(req, stderr) : viaChecker(req);
     if (v.action === 'real') return REAL;
     if (v.action === 'done') {
       if (kind === 'rmdir-r' && !warnedRmdir) {
@@ -267,7 +286,7 @@ function wrapPromises(sync: boolean): void {
   wrapPromise(p, 'rm', 'rm', 'fs.promises.rm');
   wrapPromise(p, 'rmdir', 'rmdir', 'fs.promises.rmdir');
   wrapPromise(p, 'unlink', 'unlink', 'fs.promises.unlink');
-  if (sync) process.getBuiltinModule('node:module').syncBuiltinESMExports();
+  if (sync) builtin('node:module').syncBuiltinESMExports();
 }
 
 /** fs's own `promises` getter (Node loads fs/promises on first use). */
@@ -346,12 +365,14 @@ function install(): void {
     if (!promisesWrapped && isPromises(args[0])) wrapPromises(true);
     return out;
   };
-  const builtin = process.getBuiltinModule;
-  process.getBuiltinModule = function (this: unknown, id: string) {
-    const out = builtin.call(this, id);
-    if (!promisesWrapped && isPromises(id)) wrapPromises(true);
-    return out;
-  } as typeof process.getBuiltinModule;
+  const getBuiltin = process.getBuiltinModule;
+  if (typeof getBuiltin === 'function') {
+    process.getBuiltinModule = function (this: unknown, id: string) {
+      const out = getBuiltin.call(this, id);
+      if (!promisesWrapped && isPromises(id)) wrapPromises(true);
+      return out;
+    } as typeof process.getBuiltinModule;
+  }
   // A timer that does not keep the process alive: a program that runs on past its first tick gets
   // it wrapped then, before an ES module it imports reads its files.
   setTimeout(() => wrapPromises(true), 0).unref();

@@ -30,6 +30,13 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+function put(root: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), content);
+  }
+}
+
 const req = (kind: DeleteKind, p: string, extra: Partial<DeleteRequest> = {}): DeleteRequest => ({
   runtime: 'node',
   program: 'node -e',
@@ -71,12 +78,16 @@ describe('passThrough', () => {
     expect(passThrough(req('rm-r', 'node_modules/docs-link/'))).toBeNull(); // acts on the link's target
   });
 
-  it("inside npm's cache ($npm_config_cache, else ~/.npm), never the cache itself", () => {
-    expect(passThrough(req('rm-r', path.join(home, '.npm/_cacache/tmp/t1')))).toBe('npm-cache');
+  it("inside a package manager's cache (npm's $npm_config_cache, else ~/.npm; yarn, pnpm, bun, node-gyp), never the cache itself", () => {
+    expect(passThrough(req('rm-r', path.join(home, '.npm/_cacache/tmp/t1')))).toBe('package-cache');
     expect(passThrough(req('rm-r', path.join(home, '.npm')))).toBeNull();
     const elsewhere = { HOME: home, npm_config_cache: path.join(dir, 'outside') };
-    expect(passThrough(req('unlink', path.join(dir, 'outside/o.txt'), { env: elsewhere }))).toBe('npm-cache');
+    expect(passThrough(req('unlink', path.join(dir, 'outside/o.txt'), { env: elsewhere }))).toBe('package-cache');
     expect(passThrough(req('rm-r', path.join(home, '.npm/_cacache/tmp/t1'), { env: elsewhere }))).toBeNull();
+    put(home, { '.yarn/berry/cache/pkg.zip': 'z', '.local/share/pnpm/store/v3/f': 'f' });
+    expect(passThrough(req('unlink', path.join(home, '.yarn/berry/cache/pkg.zip')))).toBe('package-cache');
+    expect(passThrough(req('rm-r', path.join(home, '.local/share/pnpm/store/v3')))).toBe('package-cache');
+    expect(passThrough(req('rm', path.join(home, 'docs/notes.txt')))).toBeNull();
   });
 
   it("the process's own new entries: born after it started, every one of them", () => {

@@ -189,6 +189,32 @@ describeSandboxed('Node deletion guard: refusals, fail closed, agent-guard itsel
     expect(tree(w.ws)).toEqual({ 'keep/': 'dir', 'keep/a.txt': 'a\n', 'node_modules/': 'dir' });
   }, 120_000);
 
+  itSandboxed('a Node too old to load the bundle (no process.getBuiltinModule) asks agent-guard runtime-delete with AGENT_GUARD_NODE; without it, refuses', () => {
+    const w = world();
+    put(w.ws, { 'd/f.txt': 'f\n', 'e/g.txt': 'g\n' });
+    put(w.home, { 'h.txt': 'h\n' });
+    const old = path.join(w.dir, 'old-node.cjs');
+    fs.writeFileSync(old, 'delete process.getBuiltinModule;\n'); // what a Node before 20.16 lacks
+    const code =
+      `const fs = require('fs'); fs.rmSync('d', {recursive: true}); console.log(fs.existsSync('d'));` +
+      ` try { fs.unlinkSync(process.env.HOME + '/h.txt') } catch (e) { console.log(e.code, e.agentGuard.code) }`;
+    const res = batch(w, [
+      // Under run (AGENT_GUARD_NODE set): the old Node's deletions are decided by the checker process.
+      { argv: guarded('sh', '-c', `NODE_OPTIONS="--require ${old} $NODE_OPTIONS" exec "$@"`, 'sh', ...nodeE(code)) },
+      // The preload alone, without AGENT_GUARD_NODE: nothing can decide, so it refuses.
+      { argv: nodeE(`const fs = require('fs'); try { fs.rmSync('e', {recursive: true}) } catch (e) { console.log(e.code, e.agentGuard.code) }`), env: { NODE_OPTIONS: `--require ${old} --require ${PRELOAD}` } },
+    ]);
+    expect(res[0]!.stdout).toBe('false\nEPERM BLOCK_OUT_OF_WORKSPACE\n');
+    expect(res[1]!.stdout).toBe('EPERM BLOCK_INTERNAL_ERROR\n');
+    expect(tree(w.ws)).toEqual({ 'e/': 'dir', 'e/g.txt': 'g\n' });
+    expect(tree(w.home)['h.txt']).toBe('h\n');
+    const q = path.join(w.ws, '.agent-trash');
+    expect(records(path.join(q, 'audit.jsonl')).map((a) => [a.decision, a.code, a.via])).toEqual([
+      ['ALLOW', 'RELOCATE_TREE', 'node'],
+      ['BLOCK', 'BLOCK_OUT_OF_WORKSPACE', 'node'],
+    ]);
+  }, 120_000);
+
   itSandboxed('a quarantine on another filesystem (EXDEV copy, then the real removal): from a program, and from agent-guard itself under run', () => {
     const w = world();
     put(w.ws, { 'big/a.txt': 'a\n', 'big/sub/b.txt': 'b\n', 'other/c.txt': 'c\n' });
