@@ -219,6 +219,7 @@ set -f
 
 files='lib/agent-guard.cjs
 lib/agent-guard-mcp.cjs
+lib/agent-guard-preload.cjs
 lib/shim.sh
 bin/agent-guard
 shell/guard.bash

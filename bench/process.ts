@@ -17,6 +17,10 @@ export interface ProcessTarget {
   command?: string;
   /** What the row is compared against (default: this node with BASELINE_ARGS). */
   baseline?: { command?: string; args: readonly string[]; expect?: RegExp };
+  /** Added to the subject's environment only (the baseline runs without it). */
+  env?: Record<string, string>;
+  /** This row's own target ratio (the Node preload row: 1.1); default: the bench's target. */
+  limit?: number;
 }
 
 export interface ProcessOptions {
@@ -28,6 +32,8 @@ export interface ProcessOptions {
 export interface ProcessRow {
   name: string;
   gated: boolean;
+  /** The row's own target ratio, when it has one. */
+  limit?: number;
   baselineMs: Summary;
   subjectMs: Summary;
   /** median(subject) / median(baseline). */
@@ -57,9 +63,10 @@ function timeNode(args: readonly string[], opts: SpawnSyncOptions, expect: RegEx
 export function compare(target: ProcessTarget, opts: ProcessOptions): ProcessRow {
   const base: number[] = [];
   const subject: number[] = [];
+  const spawn = target.env ? { ...opts.spawn, env: { ...opts.spawn.env, ...target.env } } : opts.spawn;
   for (let i = 0; i < opts.warmup + opts.runs; i++) {
     const b = target.baseline ? timeNode(target.baseline.args, opts.spawn, target.baseline.expect ?? null, target.baseline.command) : timeNode(BASELINE_ARGS, opts.spawn, null);
-    const s = timeNode(target.args, opts.spawn, target.expect, target.command);
+    const s = timeNode(target.args, spawn, target.expect, target.command);
     if (i < opts.warmup) continue;
     base.push(b);
     subject.push(s);
@@ -70,6 +77,7 @@ export function compare(target: ProcessTarget, opts: ProcessOptions): ProcessRow
   return {
     name: target.name,
     gated: target.gated,
+    ...(target.limit !== undefined ? { limit: target.limit } : {}),
     baselineMs,
     subjectMs,
     ratio: subjectMs.median / baselineMs.median,

@@ -8,6 +8,9 @@
 // The version in package.json is compiled in (AG_VERSION, src/version.ts).
 // The MCP server (`agent-guard mcp`, docs/mcp.md) is a bundle of its own, so the CLI's start-up
 // never loads the MCP SDK.
+// The Node preload (dist/agent-guard-preload.cjs, docs/interpreters.md): every Node program under
+// the guard loads it, so it is its own small file; it loads the bundle only when a deletion needs a
+// decision.
 import { build } from 'esbuild';
 import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +23,9 @@ const outdir = path.join(repo, 'dist');
 const ENTRIES = [
   { in: 'src/bin.ts', out: 'agent-guard', bin: true },
   { in: 'src/mcp/entry.ts', out: 'agent-guard-mcp', bin: false },
+  // NODE_OPTIONS reaches every Node on PATH, not only the one agent-guard runs on: an older one must
+  // still parse the preload (it falls back to require where getBuiltinModule is missing).
+  { in: 'src/runtime/node-preload.ts', out: 'agent-guard-preload', bin: false, target: 'node14' },
 ];
 
 const { version } = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
@@ -32,7 +38,7 @@ for (const e of ENTRIES) {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: e.target ?? 'node20',
     minify: true,
     legalComments: 'none',
     define: { AG_VERSION: JSON.stringify(version) },

@@ -28,9 +28,10 @@ export function decideLine(input: DecideLine): CheckResult {
   return decide({ command: input.text, config: input.config, mode: input.mode, ...extra, storedMode: (place) => readMode(place, session) });
 }
 
-/** Performs what a SAFE decision needs and audits the outcome (`check --enforce`). */
-export function enforce(r: CheckResult, text: string, config: Config): CheckResult {
+/** Performs what a SAFE decision needs and audits the outcome (`check --enforce`). `via` adds fields
+ *  to the audit record that say which entry point asked (a runtime guard: `via`, `program`, `api`). */
+export function enforce(r: CheckResult, text: string, config: Config, via?: Readonly<Record<string, string>>): CheckResult {
   let out = compensate(r, text, config);
-  if (out.ops.length > 0 && out.workspace) out = audit(out, text, config);
+  if (out.ops.length > 0 && out.workspace) out = audit(out, text, config, via);
   return out;
 }

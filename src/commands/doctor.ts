@@ -15,14 +15,16 @@ import { currentLayout, hasMarker, INSTALL_HINT, KIND_NAME, sameFile, shimFiles,
 import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
 import { toolManagersOnPath } from '../shell/toolmanagers.js';
 import { partChecks } from './agent-parts.js';
+import { parseNodeOptions, requiredFiles } from '../runtime/node-options.js';
 
 /** `info`: something to know that needs no fix (a harness that is not installed has no hook). */
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 
 export interface Check {
   /** Stable id: node.version, bundle, shims.dir, shim.<name>, path.shims-first, real.<name>,
-   *  hook.bash-env, hook.zdotdir, hook.env, toolmanager.<name>, harness.<name>, harness.codex.trust,
-   *  harness.gemini.trust, mcp.<name>, instructions.<name>, quarantine.writable, quarantine.ignored. */
+   *  hook.bash-env, hook.zdotdir, hook.env, node.preload, toolmanager.<name>, harness.<name>,
+   *  harness.codex.trust, harness.gemini.trust, mcp.<name>, instructions.<name>, quarantine.writable,
+   *  quarantine.ignored. */
   id: string;
   status: CheckStatus;
   detail: string;
@@ -65,6 +67,8 @@ export interface DoctorInputs {
   nodeVersion: string;
   /** The installation; an Error when none was found. */
   layout: Layout | Error;
+  /** The Node preload is loaded in this process (globalThis[Symbol.for('agent-guard.node-preload')]). */
+  preloadLoaded?: boolean;
 }
 
 const check = (id: string, status: CheckStatus, detail: string, fix: string | null = null): Check => ({ id, status, detail, fix: status === 'ok' ? null : fix });
@@ -172,6 +176,27 @@ function hookChecks(layout: Layout, env: Env): Check[] {
     out.push(check('hook.env', 'ok', 'no hook of this installation is set up: nothing to check'));
   }
   return out;
+}
+
+/** The Node preload (docs/interpreters.md): its file beside the bundle, and NODE_OPTIONS loading it.
+ *  A warning, not a failure: without it Node programs' own deletions go unguarded, the shims and
+ *  hooks still apply. `loaded`: this very process has it loaded (switched off, as in every
+ *  agent-guard process). */
+export function preloadCheck(layout: Layout, env: Env, loaded: boolean): Check {
+  const id = 'node.preload';
+  let present = false;
+  try {
+    present = fs.statSync(layout.preload).isFile();
+  } catch {
+    present = false;
+  }
+  if (!present) return check(id, 'warn', `${layout.preload} is missing: Node programs delete unguarded`, layout.kind === 'install' ? reinstallFix(layout) : `run 'npm run build' in ${layout.root}`);
+  const words = parseNodeOptions(env.NODE_OPTIONS ?? '');
+  const fix = `eval "$(agent-guard shell-init bash)" in your rc file (or zsh), or start the agent with 'agent-guard run -- <command>'`;
+  if (words === null) return check(id, 'warn', `NODE_OPTIONS=${JSON.stringify(env.NODE_OPTIONS)} is not valid for Node (an unterminated quote)`, fix);
+  const ours = requiredFiles(words).some((f) => f === layout.preload || (path.isAbsolute(f) && sameFile(f, layout.preload)));
+  if (!ours) return check(id, 'warn', `NODE_OPTIONS does not --require ${layout.preload}: Node programs' own deletions (fs.rmSync, rimraf) are not guarded`, fix);
+  return check(id, 'ok', `NODE_OPTIONS requires ${layout.preload}${loaded ? ' (loaded in this process)' : ''}`);
 }
 
 /** Where a harness shows that it is installed: its program on PATH, or its settings directory (its
@@ -358,10 +383,11 @@ export function doctorChecks(inp: DoctorInputs): Check[] {
     const skipped = 'not checked: no installation found';
     for (const id of ['shims.dir', ...SHIM_NAMES.map((n) => `shim.${n}`), 'path.shims-first']) checks.push(check(id, 'fail', skipped, fix));
     checks.push(...realChecks(inp.env));
-    for (const id of ['hook.bash-env', 'hook.zdotdir', 'hook.env']) checks.push(check(id, 'warn', skipped, fix));
+    for (const id of ['hook.bash-env', 'hook.zdotdir', 'hook.env', 'node.preload']) checks.push(check(id, 'warn', skipped, fix));
   } else {
     checks.push(check('bundle', 'ok', `${layout.bundle} (${KIND_NAME[layout.kind]} ${layout.root})`));
     checks.push(...shimChecks(layout, inp.node), pathCheck(layout, inp.env), ...realChecks(inp.env), ...hookChecks(layout, inp.env));
+    checks.push(preloadCheck(layout, inp.env, inp.preloadLoaded === true));
   }
   checks.push(...toolManagerChecks(inp.env));
   const harnessRows = harnessHookChecks(inp.env, inp.cwd);
@@ -381,7 +407,8 @@ export function runDoctor(opts: DoctorOptions, ctx: CommandContext): number {
   } catch (err) {
     layout = err as Error;
   }
-  const checks = doctorChecks({ env: ctx.env, cwd: ctx.cwd, node: process.execPath, nodeVersion: process.version, layout });
+  const preloadLoaded = (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('agent-guard.node-preload')] !== undefined;
+  const checks = doctorChecks({ env: ctx.env, cwd: ctx.cwd, node: process.execPath, nodeVersion: process.version, layout, preloadLoaded });
   const ok = checks.every((c) => c.status !== 'fail');
   if (opts.json) {
     const report: DoctorReport = { version: 1, ok, checks };

@@ -5,6 +5,8 @@
 // - BASH_ENV=<shell>/guard.bash, the user's previous value in AGENT_GUARD_USER_BASH_ENV;
 // - ZDOTDIR=<shell>/zsh (the wrapper), the user's previous value in AGENT_GUARD_USER_ZDOTDIR
 //   (empty: it was unset, i.e. $HOME);
+// - NODE_OPTIONS: `--require <preload>` first, the user's options after it (the Node deletion guard,
+//   docs/interpreters.md; left as it is, with a warning, when the preload file is missing);
 // - AGENT_GUARD_NODE, AGENT_GUARD_BUNDLE, AGENT_GUARD_SHIMS: absolute paths;
 // - AGENT_GUARD_SESSION: --session, else the current one, else a new `run-<time>-<random>`;
 // - AGENT_GUARD_CHECKER and AGENT_GUARD_CHECKER_OWNER (Linux): the session's warm checker directory
@@ -17,9 +19,10 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { Env } from '../config.js';
-import { currentLayout, INSTALL_HINT, LayoutError, prepareShims, prependPath, type Layout } from '../shell/layout.js';
+import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, prependPath, type Layout } from '../shell/layout.js';
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
 import { stopChecker } from '../checker/start.js';
+import { withPreload } from '../runtime/node-options.js';
 
 export const RUN_EXIT = {
   /** agent-guard itself failed: the guard could not be set up, the command did not run. */
@@ -58,10 +61,11 @@ export function newRunSession(now = new Date()): string {
 
 /** The environment of a guarded command: `env` plus the hook contract for `layout` (see the top of
  *  this file). A BASH_ENV or ZDOTDIR that already is ours keeps the recorded user value. `checker`:
- *  the session's warm checker directory and owner pid (none: the shims take the cold path). */
+ *  the session's warm checker directory and owner pid (none: the shims take the cold path). With a
+ *  `preload` (null: its file is missing), NODE_OPTIONS preloads it. */
 export function guardEnv(
   env: Env,
-  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'zdotdir'>,
+  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'zdotdir'> & { preload?: string | null },
   node: string,
   session: string,
   checker: { dir: string; owner: number } | null = null,
@@ -83,6 +87,7 @@ export function guardEnv(
   out.AGENT_GUARD_USER_ZDOTDIR = env.ZDOTDIR === layout.zdotdir ? (env.AGENT_GUARD_USER_ZDOTDIR ?? '') : (env.ZDOTDIR ?? '');
   out.ZDOTDIR = layout.zdotdir;
   out.PATH = prependPath(env.PATH, layout.shimDir);
+  if (layout.preload) out.NODE_OPTIONS = withPreload(env.NODE_OPTIONS, layout.preload);
   // bash skips BASH_ENV — and reads ~/.bashrc instead — when its stdin is a socket and it believes
   // it is a top-level shell (SHLVL unset or 0): its "started by sshd/rshd" heuristic. A harness
   // written in Node gives its children socketpairs as pipes, so a `bash -c` it starts would run
@@ -117,7 +122,8 @@ export function startRun(command: string[], opts: RunOptions, ctx: CommandContex
   // The session's warm checker: a directory name only; the first slow-path shim call starts it.
   const base = checkerBase(ctx.env);
   const checker = base === null ? null : { dir: newCheckerDir(base), owner: process.pid };
-  const env = guardEnv(ctx.env, layout, node, session, checker);
+  const preload = preloadOrWarn(layout, (w) => ctx.io.stderr(`agent-guard run: warning: ${w}\n`));
+  const env = guardEnv(ctx.env, { ...layout, preload }, node, session, checker);
 
   let child: import('node:child_process').ChildProcess;
   try {

@@ -5,9 +5,9 @@
 // which exports the hook environment (AGENT_GUARD_NODE, AGENT_GUARD_BUNDLE, AGENT_GUARD_SHIMS,
 // BASH_ENV and ZDOTDIR with the user's previous values kept in AGENT_GUARD_USER_BASH_ENV and
 // AGENT_GUARD_USER_ZDOTDIR), names the shell's warm checker (AGENT_GUARD_CHECKER, and
-// AGENT_GUARD_CHECKER_OWNER=$$: it ends with the shell), puts the shim directory first on PATH
-// (once, however often it is eval'd) and sources the guard for the current interactive shell.
-// Absolute paths are baked in.
+// AGENT_GUARD_CHECKER_OWNER=$$: it ends with the shell), puts the shim directory first on PATH and
+// the Node preload first in NODE_OPTIONS (once, however often it is eval'd) and sources the guard
+// for the current interactive shell. Absolute paths are baked in.
 // The shims of a package or a checkout are (re)written into the per-user data directory first
 // (src/shell/layout.ts).
 //
@@ -17,9 +17,10 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { Env } from '../config.js';
-import { currentLayout, INSTALL_HINT, LayoutError, prepareShims, prependPath, runningBundle, type Layout } from '../shell/layout.js';
+import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, prependPath, runningBundle, type Layout } from '../shell/layout.js';
 import { writeShims } from '../shell/shims.js';
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
+import { withPreload } from '../runtime/node-options.js';
 
 export const SHELLS = ['bash', 'zsh'] as const;
 export type InitShell = (typeof SHELLS)[number];
@@ -51,12 +52,13 @@ export function sq(s: string): string {
 /** The snippet for `shell` with the paths of `layout` and `node` baked in, given the environment the
  *  shell exported to `shell-init` (its command substitution). Only what is not in place yet is
  *  emitted, so a second eval in a shell that already runs the guard writes neither BASH_ENV nor
- *  ZDOTDIR nor PATH (the guard itself refuses changes to them as tampering). `checkerDir`: a new
- *  warm checker directory for this shell, used only when the shell has none yet (a shell inside
+ *  ZDOTDIR nor PATH nor NODE_OPTIONS (the guard itself refuses changes to the first three as
+ *  tampering). A `preload` (null: its file is missing) goes first in NODE_OPTIONS. `checkerDir`: a
+ *  new warm checker directory for this shell, used only when the shell has none yet (a shell inside
  *  `agent-guard run` keeps the run's). Pure: no file access. */
 export function renderSnippet(
   shell: InitShell,
-  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'guardZsh' | 'zdotdir'>,
+  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'guardZsh' | 'zdotdir'> & { preload?: string | null },
   node: string,
   env: Env,
   checkerDir: string | null = null,
@@ -89,6 +91,8 @@ export function renderSnippet(
   // PATH: the shim dir first and nowhere else.
   const newPath = prependPath(env.PATH, layout.shimDir);
   if (newPath !== env.PATH) lines.push(`export PATH=${sq(newPath)}`);
+  // NODE_OPTIONS: the Node deletion guard first, the user's options after it.
+  if (layout.preload) set('NODE_OPTIONS', withPreload(env.NODE_OPTIONS, layout.preload));
   if (shell === 'bash') {
     // guard.bash chains a DEBUG trap set before it; inside a sourced file bash hides that trap, so
     // it is taken here (the protocol documented in shell/guard.bash). Sourcing twice is a no-op.
@@ -137,7 +141,8 @@ export function runShellInit(shell: string | undefined, opts: ShellInitOptions, 
     const hint = e instanceof LayoutError ? ` (${INSTALL_HINT})` : '';
     return err(`${(e as Error).message}${hint}`);
   }
+  const preload = preloadOrWarn(layout, (w) => ctx.io.stderr(`agent-guard shell-init: warning: ${w}\n`));
   const base = ctx.env[CHECKER_ENV.dir] ? null : checkerBase(ctx.env);
-  ctx.io.stdout(renderSnippet(shell as InitShell, layout, node, ctx.env, base === null ? null : newCheckerDir(base)));
+  ctx.io.stdout(renderSnippet(shell as InitShell, { ...layout, preload }, node, ctx.env, base === null ? null : newCheckerDir(base)));
   return 0;
 }

@@ -146,7 +146,7 @@ export function relocateRegenerable(
 /** Every enforced decision about a line that holds an operation of the vocabulary goes to the audit
  *  log, with its compensations' txids. Best effort: the manifest already holds what moved, so an
  *  audit failure is a warning, never a reason to lose or to allow anything. */
-export function audit(r: CheckResult, command: string, config: Config): CheckResult {
+export function audit(r: CheckResult, command: string, config: Config, via?: Readonly<Record<string, string>>): CheckResult {
   if (!r.workspace) return r;
   const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
   try {
@@ -164,6 +164,7 @@ export function audit(r: CheckResult, command: string, config: Config): CheckRes
       compensations: r.compensations.map((c) => ({ strategy: c.strategy, txid: c.txid ?? null, status: c.status, ...(c.zone ? { zone: c.zone, quarantine: c.quarantine } : {}) })),
       ...(r.authorizedBy ? { authorizedBy: r.authorizedBy } : {}),
       ...(r.grant ? { grant: r.grant.id } : {}),
+      ...via,
     });
     return r;
   } catch (err) {

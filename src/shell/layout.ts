@@ -12,7 +12,8 @@
 // upgrade and often belongs to root): their shims are rendered into a per-user directory,
 // `$XDG_DATA_HOME/agent-guard/<hash of the bundle path>/shims` (userShimDir), by run and shell-init.
 //
-// The other bundles of scripts/build.mjs (a Node preload, ...) lie beside the main one: lib/ or dist/.
+// The other bundles of scripts/build.mjs (the MCP server, the Node preload) lie beside the main one:
+// lib/ or dist/.
 //
 // The functions take explicit paths: `__filename` exists in the CJS bundle only (runningBundle()).
 import fs from 'node:fs';
@@ -20,11 +21,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Env } from '../config.js';
 import { renderShim, SHIM_MARKER, SHIM_NAMES, writeShims, type ShimName } from './shims.js';
+import { PRELOAD_NAME } from '../runtime/node-options.js';
 
 /** The bundle's file name, in lib/ (installed) or dist/ (package, checkout). */
 export const BUNDLE_NAME = 'agent-guard.cjs';
-/** The Node preload bundle's file name, beside the CLI bundle (Layout.preload). */
-export const PRELOAD_NAME = 'agent-guard-preload.cjs';
 /** The list of everything install.sh installed, relative to the prefix (read by --uninstall). */
 export const INSTALL_LIST = '.agent-guard-install';
 /** The startup files of the zsh ZDOTDIR wrapper (shell/zsh/). */
@@ -38,7 +38,8 @@ export interface Layout {
   root: string;
   /** The bundled CLI (absolute). */
   bundle: string;
-  /** Where the Node preload bundle lives, beside the CLI bundle (it may not exist). */
+  /** The Node preload (NODE_OPTIONS=--require …), beside the bundle: it loads the bundle from its own
+   *  directory (docs/interpreters.md). Not checked by layoutOf: without it Node runs unguarded. */
   preload: string;
   /** The shim template the shims are rendered from. */
   template: string;
@@ -271,6 +272,14 @@ export function prepareShims(layout: Layout, node: string): { warning: string | 
     if (!present) throw err;
     return { warning: `the shims in ${layout.shimDir} are not current and cannot be rewritten (${(err as Error).message}); run 'agent-guard doctor'` };
   }
+}
+
+/** The layout's Node preload when its file is there; otherwise null, and `warn` says what that means
+ *  (`run` and `shell-init` go on: the shims and hooks still guard). */
+export function preloadOrWarn(layout: Pick<Layout, 'preload'>, warn: (message: string) => void): string | null {
+  if (isFile(layout.preload)) return layout.preload;
+  warn(`${layout.preload} is missing: Node programs run without the deletion guard (the shims still apply); run 'agent-guard doctor'`);
+  return null;
 }
 
 /** PATH with `dir` first and nowhere else (empty entries elsewhere are kept as they are). */

@@ -20,6 +20,7 @@ const ZFILES = ['.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout'];
 const INSTALLED_FILES = [
   'lib/agent-guard.cjs',
   'lib/agent-guard-mcp.cjs',
+  'lib/agent-guard-preload.cjs',
   'lib/shim.sh',
   'bin/agent-guard',
   'shell/guard.bash',
@@ -38,6 +39,7 @@ const DOCTOR_IDS = [
   'hook.bash-env',
   'hook.zdotdir',
   'hook.env',
+  'node.preload',
   ...['claude', 'codex', 'gemini', 'copilot'].map((h) => `harness.${h}`),
   ...['mcp', 'instructions'].flatMap((p) => ['claude', 'codex', 'gemini', 'copilot'].map((h) => `${p}.${h}`)),
   'quarantine.writable',
@@ -121,6 +123,7 @@ describeSandboxed('install.sh', () => {
     const same = (installed: string, source: string) => expect(fs.readFileSync(path.join(prefix, installed)).equals(fs.readFileSync(path.join(REPO, source)))).toBe(true);
     same('lib/agent-guard.cjs', 'dist/agent-guard.cjs');
     same('lib/agent-guard-mcp.cjs', 'dist/agent-guard-mcp.cjs');
+    same('lib/agent-guard-preload.cjs', 'dist/agent-guard-preload.cjs');
     same('lib/shim.sh', 'shims/shim.sh');
     same('shell/guard.bash', 'shell/guard.bash');
     same('shell/guard.zsh', 'shell/guard.zsh');
@@ -551,7 +554,7 @@ describeSandboxed('doctor', () => {
       expect(c.fix === null).toBe(c.status === 'ok');
     }
     expect(withStatus(d, 'fail')).toEqual(['path.shims-first']);
-    expect(withStatus(d, 'warn')).toEqual(['hook.bash-env', 'hook.zdotdir']);
+    expect(withStatus(d, 'warn')).toEqual(['hook.bash-env', 'hook.zdotdir', 'node.preload']);
     // The shim dir on PATH but not first.
     const late = doctor(w, [ag], { env: { PATH: `/usr/bin:${sharedInstall().shims}:${BASE_PATH}` } });
     expect(late.status['path.shims-first']).toBe('fail');
@@ -575,7 +578,7 @@ describeSandboxed('doctor', () => {
     expect(withStatus(d, 'fail').sort()).toEqual(
       ['shim.rm', 'shim.git', 'shim.find', 'real.rm', 'real.rmdir', 'real.unlink', 'real.find', 'quarantine.writable'].sort(),
     );
-    expect(withStatus(d, 'warn').sort()).toEqual(['hook.bash-env', 'hook.zdotdir', 'real.git', 'real.shred'].sort());
+    expect(withStatus(d, 'warn').sort()).toEqual(['hook.bash-env', 'hook.zdotdir', 'node.preload', 'real.git', 'real.shred'].sort());
     // A node that is not the one baked into the shims: every shim is stale.
     const otherNode = path.join(w.dir, 'bin', 'node');
     fs.mkdirSync(path.dirname(otherNode));
