@@ -1,6 +1,6 @@
 // Shared by the runtime guard tests (tests/runtime/): a world (temp HOME holding a git workspace), a
 // batch of commands run one after the other in ONE sandbox with an exact environment
-// (tests/shell/entry-fixtures/batch.mjs), and readers for the tree, the records and the audit.
+// (tests/helpers/batch.mjs), and readers for the tree, the records and the audit.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { BIN } from './cli.js';
 import { runSandboxed } from './sandbox.js';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
-export const BATCH = path.join(REPO, 'tests/shell/entry-fixtures/batch.mjs');
+export const BATCH = path.join(REPO, 'tests/helpers/batch.mjs');
 export const NODE = process.execPath;
 export const BASE_PATH = [...new Set([path.dirname(NODE), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
 
@@ -55,7 +55,8 @@ export function batch(w: World, cases: Case[], opts: { timeoutMs?: number; befor
   const argv = opts.before ? ['sh', '-c', `${opts.before} && exec "$@"`, 'sh', ...run] : run;
   const r = runSandboxed(w.rw, argv, { cwd: w.ws, timeoutMs: opts.timeoutMs ?? 120_000 });
   if (r.exitCode !== 0) throw new Error(`batch exited ${r.exitCode}: ${r.stderr}`);
-  return JSON.parse(fs.readFileSync(out, 'utf8')) as Result[];
+  // (the driver also reports each step's time, signal and spawn error: not part of an outcome here)
+  return (JSON.parse(fs.readFileSync(out, 'utf8')) as Result[]).map((r) => ({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr }));
 }
 
 /** argv run under `agent-guard run`. */

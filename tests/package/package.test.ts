@@ -180,6 +180,8 @@ describeSandboxed('the npm package', () => {
       [
         'package/CHANGELOG.md',
         'package/README.md',
+        'package/dist/agent-guard-mcp.cjs',
+        'package/dist/agent-guard-preload.cjs',
         'package/dist/agent-guard.cjs',
         'package/install.sh',
         'package/package.json',

@@ -1,6 +1,6 @@
 // The Node deletion guard end to end (docs/interpreters.md): `agent-guard run -- node …` with the real
 // preload and bundle, in the read-only sandbox. Each test runs its commands in one sandbox
-// (tests/shell/entry-fixtures/batch.mjs) with an exact environment, then looks at the tree, the
+// (tests/helpers/batch.mjs) with an exact environment, then looks at the tree, the
 // quarantine and the audit from outside.
 import fs from 'node:fs';
 import path from 'node:path';
