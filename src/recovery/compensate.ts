@@ -165,7 +165,7 @@ export function audit(r: CheckResult, command: string, config: Config, via?: Rea
       ...(r.authorizedBy ? { authorizedBy: r.authorizedBy } : {}),
       ...(r.grant ? { grant: r.grant.id } : {}),
       ...via,
-    });
+    }, { sync: false }); // best effort, as the rest of the audit
     return r;
   } catch (err) {
     return { ...r, warnings: [...r.warnings, `the decision could not be audited: ${err instanceof Error ? err.message : String(err)}`] };

@@ -318,7 +318,7 @@ export function relocate(
   const ordered = [...unique.values()].sort((a, b) => depth(a) - depth(b) || Buffer.compare(a, b));
   try {
     ensureQuarantine(q, isIgnored);
-    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length, ...(q.zone ? { zone: q.zone, root: q.root } : {}), ...(opts.regenerable ? { regenerable: true } : {}) });
+    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length, ...(q.zone ? { zone: q.zone, root: q.root } : {}), ...(opts.regenerable ? { regenerable: true } : {}) }, { sync: false });
   } catch (err) {
     return fail(err, 'the quarantine cannot record a transaction', true);
   }
@@ -345,7 +345,8 @@ export function relocate(
       ...(opts.keepOrigin ? { kept: true } : {}),
     };
     try {
-      // Write-ahead: the intent is durable before anything moves; if it cannot be stored, nothing moves.
+      // Write-ahead: the intent is durable before anything moves (its fsync also takes the tx-start
+      // written before it to the disk); if it cannot be stored, nothing moves.
       appendRecord(manifest, { kind: 'relocate-intent', ...fields });
     } catch (err) {
       return fail(err, `the intent for ${display(origin)} could not be stored`, true);
@@ -372,7 +373,9 @@ export function relocate(
     movedBytes.push(origin);
     res.moved.push({ origin: display(origin), dest: display(dest), type: fields.type, via });
     try {
-      appendRecord(manifest, { kind: 'relocate', ...fields, via });
+      // Not fsync'd: a completion record lost in a power cut leaves the intent, which keeps the move
+      // discoverable and restorable (the reference's rule for an intent without its completion).
+      appendRecord(manifest, { kind: 'relocate', ...fields, via }, { sync: false });
     } catch {
       // The move happened; its intent record keeps it discoverable and restorable.
     }

@@ -1,7 +1,7 @@
 // The append-only JSONL record store behind `.agent-trash/manifest.jsonl` and `.agent-trash/audit.jsonl`.
-// One record is one line, written by one write(2) on an O_APPEND descriptor and fsync'd before the
-// call returns: concurrent agents never tear or interleave each other's lines, and a record the caller
-// was told about survives a crash. Readers skip what they cannot parse and say so.
+// One record is one line, written by one write(2) on an O_APPEND descriptor — concurrent agents never
+// tear or interleave each other's lines — and, unless the caller says it need not be, fsync'd before
+// the call returns, so that it survives a power cut (docs/records.md: which records are). Readers skip what they cannot parse and say so.
 import fs from 'node:fs';
 import path from 'node:path';
 import { redact } from './redact.js';
@@ -72,11 +72,14 @@ function step<T>(name: string, file: string, fn: () => T): T {
   }
 }
 
-/** Appends one record as one line. Durable when it returns: opened with O_APPEND|O_CREAT (mode 0o600),
- *  the whole line written by ONE write call (so concurrent writers never interleave or tear lines),
- *  fsync'd, closed. Throws (an Error with a clear message) if any step fails — the caller treats that
- *  as "not recorded". Fills v/ts/pid when missing. Creates no directories. */
-export function appendRecord(file: string, record: NewRecord): StoredRecord {
+/** Appends one record as one line: opened with O_APPEND|O_CREAT (mode 0o600), the whole line written
+ *  by ONE write call (so concurrent writers never interleave or tear lines), fsync'd, closed — durable
+ *  when it returns. `{ sync: false }` skips the fsync for a record whose loss in a power cut loses
+ *  nothing (a transaction's start and completion records, audit decisions: the next fsync of the
+ *  file — the next write-ahead intent — or the kernel's writeback takes it to the disk; a killed
+ *  process never loses it). Throws (an Error with a clear message) if any step fails — the caller
+ *  treats that as "not recorded". Fills v/ts/pid when missing. Creates no directories. */
+export function appendRecord(file: string, record: NewRecord, opts: { sync?: boolean } = {}): StoredRecord {
   const full = complete(record);
   const line = step('serialising the record', file, () => Buffer.from(`${JSON.stringify(full)}\n`, 'utf8'));
   const fd = step('open', file, () => fs.openSync(file, 'a', 0o600));
@@ -88,7 +91,7 @@ export function appendRecord(file: string, record: NewRecord): StoredRecord {
     const written = step('write', file, () => fs.writeSync(fd, line));
     // A second write could land after another writer's line: a short write is a failure, not a loop.
     if (written !== line.length) throw fail('write', file, new Error(`short write: ${written} of ${line.length} bytes`));
-    step('fsync', file, () => fs.fsyncSync(fd));
+    if (opts.sync !== false) step('fsync', file, () => fs.fsyncSync(fd));
   } catch (e) {
     pending = e;
   }

@@ -356,7 +356,7 @@ function placedOutcome(ctx: ShimContext, argv: readonly string[], place: { root:
 
 function auditShim(place: { root: string; quarantine: string }, text: string, config: ReturnType<typeof loadConfig>, decision: string, code: string, txid: string | null): void {
   try {
-    appendRecord(auditPath(place), { kind: 'decision', txid, session: config.session, decision, code, command: redact(text), cwd: config.cwd, mode: 'NORMAL', via: 'shim' });
+    appendRecord(auditPath(place), { kind: 'decision', txid, session: config.session, decision, code, command: redact(text), cwd: config.cwd, mode: 'NORMAL', via: 'shim' }, { sync: false });
   } catch {
     // best effort, as for check --enforce: the manifest holds what moved
   }
