@@ -33,7 +33,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: sandboxFiles, pool: 'threads' },
+        test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: ['**/node_modules/**', ...sandboxFiles], pool: 'threads' },
       },
       {
         extends: true,
