@@ -383,6 +383,12 @@ __agent_guard_line() {
 
 # The DEBUG trap. The trap text passes $_ so that $_ survives the trap.
 __agent_guard_debug() {
+  # A command text the bypass filter already passed, the shims still first on PATH: nothing to do
+  # (the filter's answer depends on the text alone). Loops repeat their texts, and this is the
+  # cheapest test the hook has.
+  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && -n ${__agent_guard_ok[$BASH_COMMAND]-} && $PATH == "${AGENT_GUARD_SHIMS-}":* && $- != *x* ]]; then
+    \builtin return 0
+  fi
   # This file's own code (its functions, and the file itself while sourced) is not checked. This
   # comes first: extdebug must not be switched on while BASH_ENV is still being read.
   [[ ${BASH_SOURCE[1]-} != "$__agent_guard_self" ]] || \builtin return 0
@@ -396,7 +402,12 @@ __agent_guard_debug() {
         */[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
           *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
           *extdebug* | *func* | *+T* | \$* | \"\$*) ;;
-        *) \builtin return 0 ;;
+        *)
+          # Remembered (at most 256 texts, then it starts over).
+          ((${#__agent_guard_ok[@]} < 256)) || __agent_guard_ok=()
+          [[ $BASH_COMMAND == [@*] ]] || __agent_guard_ok[$BASH_COMMAND]=1
+          \builtin return 0
+          ;;
       esac
     fi
     __agent_guard_risky "$BASH_COMMAND" || \builtin return 0
@@ -494,6 +505,9 @@ __agent_guard_arm() {
   [[ -z $__agent_guard_ea ]] || \builtin shopt -s expand_aliases
   \builtin unset -v __agent_guard_ea
   __agent_guard_loaded=1
+  # The texts the bypass filter passed (__agent_guard_debug).
+  \builtin declare -gA __agent_guard_ok
+  __agent_guard_ok=()
   \builtin set -T
   \builtin local q=
   [[ $__agent_guard_xt != *x* ]] || q=1

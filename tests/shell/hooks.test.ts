@@ -255,6 +255,10 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     for (const c of runCases(w, 'bash', bypasses)) {
       expect([c.text, c.calls]).toEqual([c.text, [checkerArgv(w, 'bash', w.dir, c.text, ['--shims'])]]);
     }
+    // A text the filter passed is remembered only while the shims stay first: once PATH drops them,
+    // the same text goes through the prefilter (and the checker) again.
+    const [again] = runCases(w, 'bash', ['for i in 1 2; do rm -f nothing; done; PATH=/usr/bin:/bin; rm -f nothing']);
+    expect(again?.calls.map((c) => c[c.length - 1])).toEqual(['PATH=/usr/bin:/bin', 'rm -f nothing']);
     const [compound, viaVar, quotedVar] = runCases(w, 'bash', ['true && /bin/rm -f nothing; echo done', '$c -f nothing', '"$c" -f nothing'], { c: '/bin/rm' });
     expect(compound?.calls).toEqual([checkerArgv(w, 'bash', w.dir, '/bin/rm -f nothing', ['--shims'])]);
     // A program held in a variable is resolved by the hook: a path is checked as that path.
