@@ -36,7 +36,8 @@ export type UndeterminableReason =
   | 'opaque-syntax' // case clauses, function bodies, other structure read as opaque
   | 'depth-limit' // nesting deeper than the classifier follows
   | 'foreign-verb' // a destructive verb this dialect does not read as its own (another dialect's, odd casing)
-  | 'recursive-match'; // cmd's del /s: deletes what matches its operand in every subdirectory
+  | 'recursive-match' // cmd's del /s: deletes what matches its operand in every subdirectory
+  | 'computed'; // an interpreter's deletion (or the program it runs) takes a value its code computes
 
 export interface Undeterminable {
   reason: UndeterminableReason;
