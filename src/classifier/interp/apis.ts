@@ -2,7 +2,7 @@
 // the name is telling enough, which method name on any receiver) deletes what, runs what, or runs
 // code. Each call the parser reports is looked up here and turned into Effects.
 import type { CallNode, Node } from './calls.js';
-import { argsOf, lastOf, literal, option, pathValue, qualify, srcOf, truth, type Arg, type Effect, type How, type Scope } from './effects.js';
+import { argsOf, has, lastOf, literal, option, pathValue, qualify, srcOf, truth, type Arg, type Effect, type How, type Scope } from './effects.js';
 
 type Judge = (call: CallNode, scope: Scope) => Effect[];
 
@@ -70,14 +70,14 @@ function pySubprocess(call: CallNode, scope: Scope, api: string): Effect[] {
 const python: Judge = (call, scope) => {
   let q = qualify(call.fn, scope);
   const bare = bareName(call, scope);
-  if (bare !== null) for (const m of scope.stars) if (`${m}.${bare}` in PY_DELETE || PY_SHELL.has(`${m}.${bare}`) || PY_SUBPROCESS.has(`${m}.${bare}`)) q = `${m}.${bare}`;
-  if (q !== null && q in PY_DELETE) {
+  if (bare !== null) for (const m of scope.stars) if (has(PY_DELETE, `${m}.${bare}`) || PY_SHELL.has(`${m}.${bare}`) || PY_SUBPROCESS.has(`${m}.${bare}`)) q = `${m}.${bare}`;
+  if (q !== null && has(PY_DELETE, q)) {
     if (call.kw.has('dir_fd')) return [computed(call, scope, q, true, 'deletes relative to a directory descriptor')];
     return [del(call, scope, q, PY_DELETE[q]!, argsOf(call.args[0] ?? call.kw.get('path'), scope))];
   }
   if (q !== null && PY_SHELL.has(q)) return [shell(call, scope, q, call.args[0] ?? call.kw.get('command') ?? call.kw.get('cmd'))];
   if (q !== null && PY_SUBPROCESS.has(q)) return pySubprocess(call, scope, q);
-  if (q !== null && q in PY_EXEC) {
+  if (q !== null && has(PY_EXEC, q)) {
     const [at, form] = PY_EXEC[q]!;
     const prog = q.startsWith('os.exec') || q.startsWith('os.spawn') || q.startsWith('os.posix_spawn') ? call.args[at - 1] : undefined;
     const list = form === 'list' ? call.args[at] : undefined;
@@ -87,7 +87,7 @@ const python: Judge = (call, scope) => {
   if (q === 'os.chdir') return [{ kind: 'chdir', src: srcOf(call, scope), dir: one(argsOf(call.args[0], scope)) }];
   if (bare === 'exec' || bare === 'eval') return [code(call, scope, bare, call.args[0])];
   const method = methodName(call) ?? (bare === 'rmtree' || bare === 'removedirs' ? bare : null);
-  if (method !== null && method in PY_METHODS) {
+  if (method !== null && has(PY_METHODS, method)) {
     // Path('x').unlink(), p.rmdir(), a module spelled some other way: x.rmtree('y').
     const recv = receiver(call);
     const targets = call.args.length > 0 ? argsOf(call.args[0], scope) : recv !== null && pathValue(recv, scope) !== null ? [{ lit: pathValue(recv, scope)! }] : [computedArg('the object it is called on')];
@@ -105,7 +105,7 @@ const pythonRef = (node: Node, scope: Scope): Effect[] => {
   if (node.n !== 'member' && !(node.n === 'name' && scope.binds.has(node.v))) return [];
   const q = qualify(node, scope);
   if (q === null) return [];
-  if (q in PY_DELETE || q in PY_EXEC || PY_SHELL.has(q) || PY_SUBPROCESS.has(q)) return [computed(node, scope, q, q in PY_DELETE, 'is handed on as a function: what it is called with is known only when it runs')];
+  if (has(PY_DELETE, q) || has(PY_EXEC, q) || PY_SHELL.has(q) || PY_SUBPROCESS.has(q)) return [computed(node, scope, q, has(PY_DELETE, q), 'is handed on as a function: what it is called with is known only when it runs')];
   return [];
 };
 
@@ -143,12 +143,12 @@ const node: Judge = (call, scope) => {
     if (fn === 'rm') return [shelljsRm(call, scope, api)];
     if (fn === 'exec') return [shell(call, scope, api, call.args[0])];
   }
-  if (fn in FS_FNS && mod !== 'shelljs') {
+  if (has(FS_FNS, fn) && mod !== 'shelljs') {
     const recursive = truth(option(call, 'recursive'));
     const how: How = recursive === false ? FS_FNS[fn]! : 'rm-r';
     return [del(call, scope, api, how, argsOf(call.args[0], scope))];
   }
-  if (fn in FSE_FNS && (FSE_MODULES.has(mod) || mod.startsWith('fs-extra') || (mod === '' && fn !== 'remove'))) return [del(call, scope, api, FSE_FNS[fn]!, argsOf(call.args[0], scope))];
+  if (has(FSE_FNS, fn) && (FSE_MODULES.has(mod) || mod.startsWith('fs-extra') || (mod === '' && fn !== 'remove'))) return [del(call, scope, api, FSE_FNS[fn]!, argsOf(call.args[0], scope))];
   if (q === 'rimraf' || mod === 'rimraf' || (mod === '' && (fn === 'rimrafSync' || fn === 'rimraf'))) return [del(call, scope, api, 'rm-rf', argsOf(call.args[0], scope), true)];
   if (q === 'del' || mod === 'del' || (mod === '' && (fn === 'deleteSync' || fn === 'deleteAsync'))) return [del(call, scope, api, 'rm-rf', argsOf(call.args[0], scope), true, option(call, 'cwd'))];
   // exec and spawn only on child_process (RegExp's exec is not one); the other names on anything.
@@ -174,8 +174,8 @@ const nodeRef = (n: Node, scope: Scope): Effect[] => {
   if (n.n !== 'member' && !(n.n === 'name' && scope.binds.has(n.v))) return [];
   const q = qualify(n, scope);
   const [mod, fn] = split(q ?? (n.n === 'member' ? `?.${n.name}` : null));
-  const fs = fn in FS_FNS && (mod === 'fs' || mod === 'fs.promises' || mod.startsWith('fs-extra'));
-  const fse = fn in FSE_FNS && (mod === 'fs-extra' || mod === 'fse');
+  const fs = has(FS_FNS, fn) && (mod === 'fs' || mod === 'fs.promises' || mod.startsWith('fs-extra'));
+  const fse = has(FSE_FNS, fn) && (mod === 'fs-extra' || mod === 'fse');
   const cp = CP_FNS.has(fn) && CP_MODULES.has(mod);
   if (!fs && !fse && !cp && !(mod === 'rimraf') && !(q === 'del.sync')) return [];
   return [computed(n, scope, q ?? fn, !cp, 'is handed on as a function: what it is called with is known only when it runs')];
@@ -268,7 +268,7 @@ const ruby: Judge = (call, scope) => {
     return recvQ !== null && ['FileUtils', 'File', 'Dir', 'Kernel'].includes(recvQ) ? [computed(call, scope, `${recvQ}.?`, true, 'calls a method named when it runs')] : [];
   }
   const fileUtils = recvQ === 'FileUtils' || recvQ?.startsWith('FileUtils.') || (bare !== null && (FU_DISTINCT.has(bare) || /\binclude\s+FileUtils\b/.test(scope.code)));
-  if (fileUtils && name in FU) {
+  if (fileUtils && has(FU, name)) {
     if (truth(option(call, 'noop')) === true) return [];
     return [del(call, scope, `FileUtils.${name}`, FU[name]!, call.args.filter((a) => a.n !== 'dict').flatMap((a) => argsOf(a, scope)))];
   }
@@ -285,7 +285,7 @@ const ruby: Judge = (call, scope) => {
 
 const rubyRef = (n: Node, scope: Scope): Effect[] => {
   // method(:rm_rf), FileUtils.method(:rm_rf): a deletion handed on.
-  if (n.n === 'call' && (qualify(n.fn, scope) === 'method' || (n.fn.n === 'member' && n.fn.name === 'method')) && (literal(n.args[0]) ?? '') in FU) return [computed(n, scope, `FileUtils.${literal(n.args[0])}`, true, 'is handed on as a method: what it is called with is known only when it runs')];
+  if (n.n === 'call' && (qualify(n.fn, scope) === 'method' || (n.fn.n === 'member' && n.fn.name === 'method')) && has(FU, literal(n.args[0]) ?? '')) return [computed(n, scope, `FileUtils.${literal(n.args[0])}`, true, 'is handed on as a method: what it is called with is known only when it runs')];
   return [];
 };
 

@@ -314,7 +314,7 @@ class Parser {
   private primary(): Node {
     const t = this.toks[this.i++]!;
     const at = t.at;
-    if (t.k === 'id') return t.v in LITERALS ? { n: 'bool', v: LITERALS[t.v]!, at, end: t.end } : { n: 'name', v: t.v, at, end: t.end };
+    if (t.k === 'id') return Object.prototype.hasOwnProperty.call(LITERALS, t.v) ? { n: 'bool', v: LITERALS[t.v]!, at, end: t.end } : { n: 'name', v: t.v, at, end: t.end };
     if (t.k === 'str') {
       if (t.flavor === 'shell' || t.code.length > 0) this.events.push({ e: 'str', tok: t });
       if (t.flavor === 'words') return t.words ? { n: 'list', items: t.words.map((w) => ({ n: 'str', v: w, tok: strTok(at, t.end, [w], [], false), at, end: t.end })), at, end: t.end } : { n: 'other', at, end: t.end };

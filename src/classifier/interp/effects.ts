@@ -37,6 +37,11 @@ export interface Scope {
   stars: string[];
 }
 
+/** Is `key` a table's own entry (never a prototype's: `toString`, `constructor`)? */
+export function has(table: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(table, key);
+}
+
 /** Module names as one spelling: `node:fs` is `fs`, `fs/promises` is `fs.promises`. */
 export function moduleName(v: string): string {
   const m = v.replace(/^node:/, '');
@@ -134,7 +139,7 @@ export function pathValue(n: Node, scope: Scope): string | null {
   if (n.n === 'str') return literal(n);
   if (n.n !== 'call' || n.kw.size > 0) return null;
   const f = qualify(n.fn, scope);
-  if (f === null || !(f in JOINS) || n.args.length === 0) return null;
+  if (f === null || !has(JOINS, f) || n.args.length === 0) return null;
   const parts = n.args.map(literal);
   return parts.every((p): p is string => p !== null) ? joinParts(parts, JOINS[f]!) : null;
 }

@@ -27,7 +27,7 @@ const LEXERS: Readonly<Record<Lang, (code: string) => Lexed>> = { python: lexPyt
 
 /** The language of an interpreter named by a program word (`python3.12`, `nodejs`), or null. */
 export function languageOf(program: string): Lang | null {
-  return INTERPRETERS[program] ?? null;
+  return Object.prototype.hasOwnProperty.call(INTERPRETERS, program) ? INTERPRETERS[program]! : null;
 }
 
 /** What a language's code does, in source order: deletions, shell commands, directory changes, and
@@ -94,8 +94,9 @@ export function interpreterCallOps(c: InterpCall): Op[] {
     code = t.text;
     dynamic = t.dynamic;
   } else if (a.source === 'stdin' && c.stdin.kind === 'pipe') {
-    // Its program is another command's output, known only when it runs.
-    if (!smellsDestructive(c.lineText)) return [];
+    // Its program is another command's output, known only when it runs: judged by the line's smell
+    // (`printf 'import os\nos.remove(…)'`: an escape sequence is a separator there).
+    if (!smellsDestructive(c.lineText.replace(/\\[ntr]/g, ' '))) return [];
     return [opaqueOp(c.program, c.lineText, { reason: 'computed', detail: `${c.program} runs a program it reads from a pipe` }, c.at, [c.program])];
   } else return [];
   let at = c.at;

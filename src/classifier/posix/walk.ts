@@ -397,7 +397,9 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
     // A pattern in program position is never benign enough to pass on smell alone.
     const text = input.map((w) => w.display).join(' ');
     const subText = first.subs.map((i) => site.scan.subs[i]?.body ?? '').join(' ');
-    if (!first.glob && !smellsDestructive(text) && !smellsDestructive(subText)) return [];
+    // `CMD="rm -rf src"; $CMD`: a value the table knows but cannot use (field splitting) smells too.
+    const valueText = first.vars.map((v) => (v === null ? '' : (site.scope.values.get(v) ?? ''))).join(' ');
+    if (!first.glob && !smellsDestructive(text) && !smellsDestructive(subText) && !smellsDestructive(valueText)) return [];
     return [opaque(first.display, text, { reason: 'dynamic-program', detail: `the program ${first.display} is known only when the command runs` }, site)];
   }
   // git named by a Windows path or executable name (`"C:/Program Files/Git/bin/git.exe"` under Git
