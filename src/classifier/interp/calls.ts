@@ -51,6 +51,8 @@ const BARE_STOPS: Readonly<Record<Lang, ReadonlySet<string>>> = {
   perl: new Set(['if', 'unless', 'while', 'until', 'for', 'foreach', 'or', 'and', 'xor']),
   ruby: new Set(['if', 'unless', 'while', 'until', 'and', 'or', 'do', 'then', 'end', 'rescue']),
 };
+/** Brackets (and calls without parentheses) nested deeper than this make the code unreadable. */
+const MAX_NEST = 200;
 const LITERALS: Readonly<Record<string, boolean>> = { True: true, False: false, true: true, false: false };
 
 /** `bare`: does this Perl or Ruby name or member chain take arguments without parentheses (and is
@@ -64,6 +66,7 @@ class Parser {
   private readonly events: Event[] = [];
   private error: string | null = null;
   private bareDepth = 0;
+  private nest = 0;
 
   constructor(
     private readonly toks: readonly Tok[],
@@ -273,6 +276,15 @@ class Parser {
   /** Items up to `close` (or, for a bare call, up to a stop): values, and `key: value`,
    *  `key => value`, `name = value` pairs (keyword arguments, dictionary entries). */
   private seq(close: string | null): { items: Node[]; kw: Map<string, Node>; trailingComma: boolean } {
+    if (++this.nest > MAX_NEST) this.fail('brackets nested deeper than agent-guard follows');
+    try {
+      return this.items(close);
+    } finally {
+      this.nest--;
+    }
+  }
+
+  private items(close: string | null): { items: Node[]; kw: Map<string, Node>; trailingComma: boolean } {
     const items: Node[] = [];
     const kw = new Map<string, Node>();
     let trailingComma = false;

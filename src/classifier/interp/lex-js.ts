@@ -34,7 +34,11 @@ function jsQuoted(s: string, i: number): { tok: StrTok; end: number } | string {
   }
 }
 
-function template(s: string, i: number): { tok: StrTok; end: number } | string {
+/** Template literals nested in template fields deeper than this make the code unreadable. */
+const MAX_TEMPLATE_DEPTH = 64;
+
+function template(s: string, i: number, depth: number): { tok: StrTok; end: number } | string {
+  if (depth > MAX_TEMPLATE_DEPTH) return 'template literals nested deeper than agent-guard follows';
   const frags: string[] = [];
   const code: string[] = [];
   let val = '';
@@ -51,7 +55,7 @@ function template(s: string, i: number): { tok: StrTok; end: number } | string {
       val += ch;
       j = k;
     } else if (c === '$' && s[j + 1] === '{') {
-      const field = lexFrom(s, j + 2, true);
+      const field = lexFrom(s, j + 2, true, depth + 1);
       if (field.error) return field.error;
       code.push(s.slice(j + 2, field.end));
       frags.push(val);
@@ -79,7 +83,7 @@ function regexEnd(s: string, i: number): number {
 }
 
 /** Tokens from `i`; with `inField`, up to the `}` closing a template field. */
-function lexFrom(s: string, start: number, inField: boolean): Sub {
+function lexFrom(s: string, start: number, inField: boolean, nesting: number): Sub {
   const toks: Tok[] = [];
   let depth = 0;
   let i = start;
@@ -96,7 +100,7 @@ function lexFrom(s: string, start: number, inField: boolean): Sub {
       if (close < 0) return fail('an unterminated comment');
       i = close + 2;
     } else if (c === "'" || c === '"' || c === '`') {
-      const r = c === '`' ? template(s, i) : jsQuoted(s, i);
+      const r = c === '`' ? template(s, i, nesting) : jsQuoted(s, i);
       if (typeof r === 'string') return fail(r);
       toks.push(r.tok);
       i = r.end;
@@ -130,6 +134,6 @@ function lexFrom(s: string, start: number, inField: boolean): Sub {
 }
 
 export function lexJs(s: string): Lexed {
-  const r = lexFrom(s, 0, false);
+  const r = lexFrom(s, 0, false, 0);
   return { toks: r.toks, error: r.error };
 }
