@@ -50,7 +50,7 @@ export interface TargetSpec {
   /** Index of the word it comes from in the simple command's argv (0 is the program, wrappers
    *  included: `sudo rm x` gives x 2); for argv input (`classify({argv})`) the index into that
    *  argv, which is the shim's 1-based `keep` index. Parents that `rmdir -p` adds share their
-   *  operand's index. Absent for a target no word names (a git op's `scope`). */
+   *  operand's index. Absent for a target no word names (a git op's `scope`, a path inside interpreter code). */
   arg?: number;
   /** Lexical absolute path (normalized, `~` expanded); null when the operand is dynamic. */
   path: string | null;
