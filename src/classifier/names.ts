@@ -38,3 +38,12 @@ export const POWERSHELL_VALUE_PARAMS: readonly string[] = [
   'custompipename', 'inputformat', 'inp', 'if', 'outputformat', 'o', 'of', 'op', 'out', 'windowstyle', 'w', 'win', 'window',
   'settingsfile', 'settings', 'psconsolefile', 'version', 'v', 'encodedarguments', 'ea', 'encodeda',
 ];
+
+/** Interpreters whose program text the classifier reads (interp/), by program name: versioned
+ *  Pythons (`python3.12`), `nodejs`, `perl5`. */
+export const INTERPRETERS: Readonly<Record<string, 'python' | 'node' | 'perl' | 'ruby'>> = Object.fromEntries([
+  ...['python', 'python2', 'python3', 'python2.7', 'pypy', 'pypy3', ...Array.from({ length: 20 }, (_, k) => `python3.${k}`)].map((n) => [n, 'python'] as const),
+  ...['node', 'nodejs'].map((n) => [n, 'node'] as const),
+  ...['perl', 'perl5'].map((n) => [n, 'perl'] as const),
+  ['ruby', 'ruby'] as const,
+]);

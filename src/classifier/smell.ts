@@ -15,6 +15,10 @@ const WORDS: readonly RegExp[] = [
   /-(recurse|force)\b/i,
   /(^|\s)-delete\b/,
   /--(recursive|force|no-preserve-root|hard|discard-changes|mirror|delete)\b/,
+  // Interpreters' deletion calls (Python, Node, Perl, Ruby: interp/ reads them where it can).
+  /(^|[^\w$])(rmtree|removedirs|rmSync|unlinkSync|rmdirSync|rimraf|rimrafSync|emptyDirSync|removeSync|deleteSync|deleteAsync|rm_rf|rm_r|remove_tree|remove_entry|remove_entry_secure|safe_unlink)($|[^\w$])/,
+  /\b(os|fs|fse|fsp|shutil|FileUtils|File|Dir)\s*\.\s*(remove|unlink|rmdir|rm|delete|emptyDir)\b/,
+  /\.\s*(unlink|rmdir)\s*\(/,
 ];
 
 /** A program word, then later in the text one of its destructive operations. */

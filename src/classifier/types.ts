@@ -36,7 +36,8 @@ export type UndeterminableReason =
   | 'opaque-syntax' // case clauses, function bodies, other structure read as opaque
   | 'depth-limit' // nesting deeper than the classifier follows
   | 'foreign-verb' // a destructive verb this dialect does not read as its own (another dialect's, odd casing)
-  | 'recursive-match'; // cmd's del /s: deletes what matches its operand in every subdirectory
+  | 'recursive-match' // cmd's del /s: deletes what matches its operand in every subdirectory
+  | 'computed'; // an interpreter's deletion (or the program it runs) takes a value its code computes
 
 export interface Undeterminable {
   reason: UndeterminableReason;
@@ -49,7 +50,7 @@ export interface TargetSpec {
   /** Index of the word it comes from in the simple command's argv (0 is the program, wrappers
    *  included: `sudo rm x` gives x 2); for argv input (`classify({argv})`) the index into that
    *  argv, which is the shim's 1-based `keep` index. Parents that `rmdir -p` adds share their
-   *  operand's index. Absent for a target no word names (a git op's `scope`). */
+   *  operand's index. Absent for a target no word names (a git op's `scope`, a path inside interpreter code). */
   arg?: number;
   /** Lexical absolute path (normalized, `~` expanded); null when the operand is dynamic. */
   path: string | null;

@@ -86,8 +86,12 @@ export const RULES: readonly Rule[] = [
     code: 'BLOCK_UNDETERMINABLE_EFFECT',
     when: (p) => (p.op.undeterminable ? { detail: p.op.undeterminable.detail } : null),
     examples: {
-      hit: ['rm -rf $DIR/', 'rm -rf "$(cat list)"', 'echo "rm -rf x', 'bash -c "rm -rf build"', 'find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'ls | xargs rm', 'git add . && git reset --hard', 'sudo git reset --hard', 'cd $X && rm -rf build', 'eval "rm -rf build"'],
-      miss: ['rm -rf build', 'D=./build; rm -rf "$D"', 'bash -c "ls -la"', 'find . -name "*.o"', 'ls | xargs echo', 'git reset --hard'],
+      hit: ['rm -rf $DIR/', 'rm -rf "$(cat list)"', 'echo "rm -rf x', 'bash -c "rm -rf build"', 'find . -name "*.o" -delete', 'find . -exec rm {} \\;', 'ls | xargs rm', 'git add . && git reset --hard', 'sudo git reset --hard', 'cd $X && rm -rf build', 'eval "rm -rf build"',
+        `python3 -c "import shutil; shutil.rmtree(d)"`, `node -e "require('fs').rmSync(process.argv[1], {recursive: true})" build`, `perl -e 'unlink glob "*.o"'`, `ruby -e 'FileUtils.rm_rf "#{x}/build"'`, `python3 -c "import shutil; shutil.rmtree('build'"`,
+        // A command handed to a shell is read as `sh -c` text is: a nested shell that deletes is rule 2.
+        `python3 -c "import subprocess; subprocess.run('rm -rf build', shell=True)"`, `perl -e 'system("git clean -fd")'`, `ruby -e 'system("git", "reset", "--hard")'`,
+        `node -e "require('child_process').execSync('git checkout -- .')"`, `python3 -c "import subprocess; subprocess.run(['git', 'push', '--force'])"`],
+      miss: ['rm -rf build', 'D=./build; rm -rf "$D"', 'bash -c "ls -la"', 'find . -name "*.o"', 'ls | xargs echo', 'git reset --hard', `python3 -c "print(1)"`, `node -e "console.log('fs.rmSync(x)')"`, `python3 -c "# shutil.rmtree(d)"`, `python3 -c "import subprocess; subprocess.run(['git', 'status'])"`, `perl -e 'print "unlink $x\\n"'`],
     },
   },
   {
@@ -96,7 +100,7 @@ export const RULES: readonly Rule[] = [
     code: 'COMPOUND_CWD_DELETE',
     shape: true,
     when: (p) => (p.op.cdBefore && p.op.kind !== 'git-push' ? { detail: `a cd earlier in the line decides where ${p.op.program} lands` } : null),
-    examples: { hit: ['cd src && rm -rf build', 'cd src; git clean -fd', 'cd src && rm old.txt'], miss: ['rm -rf src/build', '(cd src); rm -rf build', 'cd / && rm -rf etc', 'cd src && git push --force'] },
+    examples: { hit: ['cd src && rm -rf build', 'cd src; git clean -fd', 'cd src && rm old.txt', `python3 -c "import os; os.chdir('src'); os.remove('a.ts')"`, `ruby -C src -e 'File.delete("a.ts")'`], miss: ['rm -rf src/build', '(cd src); rm -rf build', 'cd / && rm -rf etc', 'cd src && git push --force'] },
   },
   {
     id: '2b',
@@ -114,7 +118,7 @@ export const RULES: readonly Rule[] = [
       const t = first(deleted(p), (x) => x.protectedRoot !== null);
       return t ? { detail: `${show(t)} is ${t.protectedRoot === '/' ? 'the filesystem root' : `the protected location ${t.protectedRoot}`}` } : null;
     },
-    examples: { hit: ['rm -rf /', 'rm -rf ~', 'rm -rf /usr', 'rm -rf $HOME', 'rmdir /tmp', 'rm -rf /srv/'], miss: ['rm -rf /usr/local/lib/x', 'rm -rf build', 'rm -rf ~/other'] },
+    examples: { hit: ['rm -rf /', 'rm -rf ~', 'rm -rf /usr', 'rm -rf $HOME', 'rmdir /tmp', 'rm -rf /srv/', `node -e "require('fs').rmSync('/', {recursive: true, force: true})"`, `perl -MFile::Path -e 'rmtree("/usr")'`], miss: ['rm -rf /usr/local/lib/x', 'rm -rf build', 'rm -rf ~/other'] },
   },
   {
     id: '3',
@@ -137,8 +141,8 @@ export const RULES: readonly Rule[] = [
       return t ? { detail: `${show(t)} resolves to ${t.physical}, outside the workspace` } : null;
     },
     examples: {
-      hit: ['rm -rf ../outside', 'rm /etc/passwd', 'rm -rf link-out/..', 'git -C ../outside clean -fd', 'rm -rf ~/other', 'rm -rf ~/.cache', 'rm -rf ~/.cache/agent-guard', 'rm -rf ~/.cache/agent-guard/trash', 'git -C ../../scratch/repo clean -fd'],
-      miss: ['rm -rf build', 'rm link-out', 'rm -rf .agent-trash/tx-1', 'rm -rf link-out/', 'rm -rf ~/.cache/demo-tool'],
+      hit: ['rm -rf ../outside', 'rm /etc/passwd', 'rm -rf link-out/..', 'git -C ../outside clean -fd', 'rm -rf ~/other', 'rm -rf ~/.cache', 'rm -rf ~/.cache/agent-guard', 'rm -rf ~/.cache/agent-guard/trash', 'git -C ../../scratch/repo clean -fd', `python3 -c "import os; os.remove('/etc/passwd')"`, `ruby -e 'File.delete("../outside/f")'`],
+      miss: ['rm -rf build', `python3 -c "import os; os.remove('src/a.ts')"`, 'rm link-out', 'rm -rf .agent-trash/tx-1', 'rm -rf link-out/', 'rm -rf ~/.cache/demo-tool'],
     },
   },
   {
@@ -165,6 +169,7 @@ export const RULES: readonly Rule[] = [
         { cmd: 'rm -rf node_modules', env: { AGENT_GUARD_TRASH: 'node_modules/.trash' } },
         { cmd: 'rm -rf node_modules/x', env: { AGENT_GUARD_TRASH: 'node_modules/x/.trash' } },
         { cmd: 'git clean -fdx', env: { AGENT_GUARD_TRASH: 'node_modules/.trash' } },
+        `node -e "require('fs').rmSync('.git', {recursive: true, force: true})"`, `python3 -c "import shutil; shutil.rmtree('.')"`,
       ],
       miss: ['rm -rf src', 'rm .gitignore', 'git clean -fd', 'rm -rf .agent-trash/tx-1', 'rm -f .git/index.lock', { cmd: 'rm -rf node_modules/x', env: { AGENT_GUARD_TRASH: 'node_modules/.trash' } }],
     },
@@ -258,7 +263,7 @@ export const RULES: readonly Rule[] = [
       const what = g.mirror ? '--mirror' : g.deletesRefs ? 'deletes remote refs' : g.forceWithLease && !g.force ? '--force-with-lease still rewrites remote history' : 'force';
       return { detail: `git push: ${what}` };
     },
-    examples: { hit: ['git push --force', 'git push -f origin main', 'git push origin +main', 'git push --mirror', 'git push origin :old', 'git push --delete origin old', 'git push --force-with-lease'], miss: ['git push', 'git push origin main', 'git push --force --dry-run'] },
+    examples: { hit: ['git push --force', 'git push -f origin main', 'git push origin +main', 'git push --mirror', 'git push origin :old', 'git push --delete origin old', 'git push --force-with-lease'], miss: ['git push', 'git push origin main', 'git push --force --dry-run', `node -e "require('child_process').execSync('git push')"`] },
   },
   {
     id: '10',
@@ -340,20 +345,32 @@ export const RULES: readonly Rule[] = [
         ? { detail: 'git-ignored build artifacts' }
         : null;
     },
-    examples: { hit: ['rm -rf node_modules', 'rm -rf dist node_modules', 'rm -rf pkg/node_modules/.cache'], miss: ['rm -rf build', 'rm -rf src', 'rm -rf node_modules src'] },
+    examples: { hit: ['rm -rf node_modules', 'rm -rf dist node_modules', 'rm -rf pkg/node_modules/.cache', `node -e "require('fs').rmSync('node_modules', {recursive: true, force: true})"`], miss: ['rm -rf build', 'rm -rf src', 'rm -rf node_modules src'] },
   },
   {
     id: '14',
     name: 'relocate-tree',
     code: 'RELOCATE_TREE',
     when: (p) => (p.op.kind === 'fs-delete' && p.op.recursive ? { detail: 'recursive delete' } : null),
-    examples: { hit: ['rm -rf build', 'rm -r src', 'rm -R -f build/'], miss: ['rm src/a.ts', 'rmdir empty'] },
+    examples: {
+      hit: [
+        'rm -rf build', 'rm -r src', 'rm -R -f build/', `python3 -c "import shutil; shutil.rmtree('src')"`, `ruby -rfileutils -e 'FileUtils.rm_rf "build"'`,
+        `perl -MFile::Path -e 'rmtree("build")'`, `node -e "require('fs').rmSync('src', {recursive: true})"`, "python3 - <<'EOF'\nimport shutil\nshutil.rmtree('build')\nEOF",
+      ],
+      miss: ['rm src/a.ts', 'rmdir empty', `node -e "require('fs').unlinkSync('src/a.ts')"`],
+    },
   },
   {
     id: '15',
     name: 'relocate-paths',
     code: 'RELOCATE_PATHS',
     when: (p) => (p.op.kind === 'fs-delete' ? { detail: 'named paths' } : null),
-    examples: { hit: ['rm src/a.ts', 'rmdir empty', 'unlink src/a.ts', 'shred -u src/a.ts', 'rm -f missing.txt'], miss: ['rm -rf build'] },
+    examples: {
+      hit: [
+        'rm src/a.ts', 'rmdir empty', 'unlink src/a.ts', 'shred -u src/a.ts', 'rm -f missing.txt', `python3 -c "import os; os.remove('src/a.ts')"`, `perl -e 'unlink "src/a.ts"'`,
+        `node -e "require('fs').unlinkSync('src/a.ts')"`, `python3 -c "from pathlib import Path; Path('empty').rmdir()"`, `ruby -e 'Dir.rmdir("empty")'`,
+      ],
+      miss: ['rm -rf build', `python3 -c "import shutil; shutil.rmtree('build')"`],
+    },
   },
 ];

@@ -147,6 +147,57 @@ interface Piece {
   bodies: string[];
 }
 
+export type InterpLang = 'python' | 'node' | 'perl' | 'ruby';
+
+export const INTERP_PROGRAMS: Readonly<Record<InterpLang, readonly string[]>> = {
+  python: ['python3', 'python', 'python3.12', '/usr/bin/python3'],
+  node: ['node', 'nodejs', '/usr/bin/node'],
+  perl: ['perl', 'perl5'],
+  ruby: ['ruby'],
+};
+const INTERP_FLAGS: Readonly<Record<InterpLang, readonly string[]>> = {
+  python: ['-B', '-u', '-I', '-E', '-W ignore', '-X dev', '-O', '-V', '-m json.tool'],
+  node: ['--no-warnings', '--input-type=module', '-r ./x.js', '--trace-warnings', '--check', '-v'],
+  perl: ['-w', '-l', '-n', '-p', '-i.bak', '-MFile::Path', '-Mstrict', '-0777', '-F,', '-a', '-c'],
+  ruby: ['-w', '-rfileutils', '-n', '-p', '-I lib', '-C src', '-Ku', '-W0', '-c'],
+};
+export const INTERP_CODE_FLAGS: Readonly<Record<InterpLang, readonly string[]>> = {
+  python: ['-c', '-c', '-Bc', '-uc'],
+  node: ['-e', '-e', '-p', '--eval', '-pe'],
+  perl: ['-e', '-e', '-E', '-le', '-ne'],
+  ruby: ['-e', '-e', '-ne'],
+};
+const INTERP_COMPUTED: Readonly<Record<InterpLang, readonly string[]>> = {
+  python: ['d', "f'{d}'", "'a' + d", 'os.getcwd()', 'sys.argv[1]', "os.path.join('a', 'b')", "Path('x') / 'y'"],
+  node: ['d', '`${d}/x`', "'a' + d", 'process.cwd()', 'process.argv[1]', "require('path').join('a', 'b')"],
+  perl: ['$d', '"$d/x"', '$ARGV[0]', '@files', 'glob("*.o")', '<*.tmp>'],
+  ruby: ['d', '"#{d}/x"', 'ARGV[0]', 'Dir.home', 'Dir["*.o"]', '%w[a b]'],
+};
+/** Statements with a target T and a shell string S. */
+const INTERP_STATEMENTS: Readonly<Record<InterpLang, readonly string[]>> = {
+  python: [
+    'import shutil, os, subprocess, sys', 'shutil.rmtree(T)', 'os.remove(T)', 'os.unlink(T)', 'os.rmdir(T)', 'os.removedirs(T)', 'pathlib.Path(T).unlink()', 'Path(T).rmdir()',
+    'print(T)', 'os.system(S)', 'subprocess.run(S, shell=True)', 'subprocess.run(["rm", "-rf", T])', 'subprocess.check_call(["git", "status"])', '# shutil.rmtree(T)',
+    "s = 'shutil.rmtree(T)'", 'for f in os.listdir("."): os.remove(f)', 'exec("import os; os.remove(T)")', 'os.chdir(T)', 'x = f"{os.remove(T)}"', 'open(T).read()',
+    '"""os.remove(T)"""', "r'\\\\'", 'l.remove(T)', 'getattr(os, "remove")(T)', 'list(map(os.remove, [T]))', 'from os import *; remove(T)',
+  ],
+  node: [
+    "const fs = require('fs')", 'fs.rmSync(T, {recursive: true})', "require('fs').unlinkSync(T)", 'fs.promises.rm(T)', "require('child_process').execSync(S)",
+    'console.log(T)', '// fs.rmSync(T)', '/* fs.unlinkSync(T) */', '`${fs.rmSync(T)}`', "require('fs-extra').removeSync(T)", 'process.chdir(T)', '[T].forEach(fs.unlinkSync)',
+    '/rm -rf/.exec(T)', "const {rmSync: r} = require('fs'); r(T)", "import('fs/promises').then(m => m.rm(T))", "require('rimraf').sync(T)", 'x = 1 / 2 / 3',
+    "require('child_process').spawnSync('rm', ['-rf', T])",
+  ],
+  perl: [
+    'unlink T', 'unlink(T)', 'rmdir T', 'rmtree(T)', 'File::Path::remove_tree(T)', 'system(S)', 'system("rm", "-rf", T)', 'print qx{ls}', 'print "unlink x\\n"', '# unlink T',
+    'my $x = q{unlink T}', 'unlink glob "*.o"', 'chdir T', 's/a/b/g', '$h{s} = 1', 'print `git status`', 'my @a = qw(a b)', 'print <<EOT;\nunlink T\nEOT', 'unlink', '$x / 2',
+  ],
+  ruby: [
+    'FileUtils.rm_rf(T)', 'File.delete(T)', 'Dir.rmdir(T)', 'system(S)', '`ls`', '%x(git status)', 'puts T', '# FileUtils.rm_rf(T)', 'x = "#{File.delete(T)}"',
+    'Pathname.new(T).rmtree', 'Dir.chdir(T)', '%w[a b].each { |f| File.delete(f) }', 'FileUtils.rm_r T', "s = 'File.delete(T)'", 'puts <<~EOS\n  rm_rf T\nEOS', 'h.delete(:a)',
+    'x = a ? b : c',
+  ],
+};
+
 export class Grammar {
   constructor(private readonly r: Rng) {}
 
@@ -275,6 +326,7 @@ export class Grammar {
   /** A simple command (no separators): optional assignments, wrappers, program, arguments. */
   simple(depth: number): Piece {
     const r = this.r;
+    if (r.chance(0.06)) return this.interp(depth);
     const bodies: string[] = [];
     const words: string[] = [];
     if (r.chance(0.1)) words.push(r.pick(['X=build', 'D=./build', 'D=/', 'D="$HOME"', 'GIT_DIR=/tmp/x', 'IFS=', 'A=1 B=2', 'D=$(pwd)']));
@@ -436,6 +488,51 @@ export class Grammar {
     return { text, bodies: [] };
   }
 
+  /** A target as code: a literal in the language's quotes, or something computed. */
+  interpTarget(lang: InterpLang): string {
+    const r = this.r;
+    const lit = r.pick([...FIXTURE_OPERANDS, '/etc/passwd', '/', '..', '.', '~', '/tmp/x', 'a b', weirdName(r)]);
+    const k = r.int(10);
+    if (k < 5) return JSON.stringify(lit);
+    if (k < 7) return `'${lit.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+    return r.pick(INTERP_COMPUTED[lang]);
+  }
+
+  /** A shell command string as code. */
+  interpShell(depth: number): string {
+    const r = this.r;
+    if (r.chance(0.2)) return 'cmd';
+    return JSON.stringify(depth > 0 && r.chance(0.4) ? this.line(depth - 1) : r.pick(['rm -rf build', 'ls -la', 'git reset --hard', 'git status', 'echo "rm -rf /"', 'git clean -fdx', 'rm -f src/a.ts']));
+  }
+
+  /** A few statements of a language: deletions, shell hand-offs, prints, comments, strings. */
+  interpCode(lang: InterpLang, depth: number): string {
+    const r = this.r;
+    const n = r.range(1, 4);
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = this.interpTarget(lang);
+      const sh = this.interpShell(depth);
+      out.push(r.pick(INTERP_STATEMENTS[lang]).replace(/\bT\b/g, () => t).replace(/\bS\b/g, () => sh));
+    }
+    return out.join(r.pick(['; ', ';\n', '\n']));
+  }
+
+  /** An interpreter given its program: -c/-e text, a here-string, a heredoc, or a pipe. */
+  interp(depth: number): Piece {
+    const r = this.r;
+    const lang = r.pick(['python', 'node', 'perl', 'ruby'] as const);
+    const prog = [r.pick(INTERP_PROGRAMS[lang]), ...this.flags(INTERP_FLAGS[lang], 2)].join(' ');
+    const code = this.interpCode(lang, depth);
+    const k = r.int(10);
+    if (k < 6) return { text: `${prog} ${r.pick(INTERP_CODE_FLAGS[lang])} ${anyQuote(r, code)}${r.chance(0.2) ? ' ' + this.operand(depth) : ''}`, bodies: [] };
+    if (k === 6) return { text: `${prog} <<< ${anyQuote(r, code)}`, bodies: [] };
+    if (k === 7) return { text: `printf '%s\\n' ${anyQuote(r, code)} | ${prog}`, bodies: [] };
+    const delim = r.pick(['EOF', 'PY', 'JS', 'END']);
+    const body = code.replace(new RegExp(`^${delim}$`, 'gm'), 'x');
+    return { text: `${prog}${lang === 'python' && r.chance(0.5) ? ' -' : ''} <<${r.chance(0.6) ? `'${delim}'` : delim}`, bodies: [`${body}\n${delim}`] };
+  }
+
   /** A whole command line. */
   line(depth: number): string {
     let text = this.list(depth, false).text;
@@ -525,6 +622,15 @@ export const SEED_CORPUS: readonly string[] = [
   'rm -rf ${D:-/}',
   'rm -rf "${X}"/*',
   'git clean -n && git clean -f',
+  `python3 -c "import shutil; shutil.rmtree('build')"`,
+  `python3 -c 'import os; os.remove("/etc/passwd")'`,
+  "python3 - <<'EOF'\nimport shutil\nshutil.rmtree(f'{d}')\nEOF",
+  `node -e "require('fs').rmSync('src', {recursive: true, force: true})"`,
+  'node -e \'console.log(`${require("fs").unlinkSync("x")}`)\'',
+  `perl -e 'unlink "a", q{b}; system("rm -rf c")'`,
+  `ruby -e 'FileUtils.rm_rf %w[a b]; puts "#{x}"'`,
+  `python3 -c "print('shutil.rmtree(\\"src\\")')  # os.remove('x')"`,
+  'echo "import os; os.remove(\'x\')" | python3',
 ];
 
 const SPECIALS: readonly string[] = [
@@ -699,6 +805,22 @@ export function pathological(): Pathological[] {
     { name: 'rm -rf of a 15,000-level path', text: 'rm -rf ' + 'a/'.repeat(15000) + 'b', expect: D },
     // Inputs that made the destructive smell quadratic (a 256 KiB option cluster took about 65 s;
     // `git`/`find` repeated, 8–12 s): each reaches the smell through an unterminated quote.
+    // Interpreter code (src/classifier/interp/): deep brackets, long strings, nested interpolation.
+    { name: 'python -c with 5,000 nested (', text: `python3 -c "${'('.repeat(5000)}import shutil; shutil.rmtree('x')${')'.repeat(5000)}"`, expect: D },
+    { name: 'python -c with 5,000 unclosed (', text: `python3 -c "shutil.rmtree${'('.repeat(5000)}'x'"`, expect: D },
+    { name: 'python -c with a 200 KB string', text: `python3 -c "s = '${'a'.repeat(200000)}'; import os; os.remove('x')"`, expect: D },
+    { name: 'python -c with an unterminated 100 KB triple quote', text: `python3 -c "import os; os.remove('x'); s = '''${'x\n'.repeat(50000)}"`, expect: D },
+    // 2,000 ops: 20,000 (540 KB) took about 8 s in this test, nearly all of it probing and deciding the ops.
+    { name: 'python -c with 2,000 deletions', text: `python3 -c "${"import os; os.remove('x'); ".repeat(2000)}"`, expect: D },
+    { name: 'python f-strings nested 40 deep', text: `python3 -c '${'f"{'.repeat(40)}shutil.rmtree(x)${'}"'.repeat(40)}'`, expect: D },
+    { name: 'node -e with 3,000 nested template fields', text: `node -e '${'`${'.repeat(3000)}require("fs").rmSync("x")${'}`'.repeat(3000)}'`, expect: D },
+    { name: 'node -e with 5,000 nested {', text: `node -e '${'{'.repeat(5000)}require("fs").rmSync("x")${'}'.repeat(5000)}'`, expect: D },
+    { name: 'node -e with 10,000 regex literals', text: `node -e '${'/a/; '.repeat(10000)}require("fs").rmSync("x")'`, expect: D },
+    { name: 'perl -e with 5,000 nested q{ }', text: `perl -e 'my $s = q${'{'.repeat(5000)}x${'}'.repeat(5000)}; unlink "y"'`, expect: D },
+    { name: 'perl -e with 10,000 heredocs', text: `perl -e '${'print <<E;\n'.repeat(10000)}${'x\nE\n'.repeat(10000)}unlink "y"'`, expect: D },
+    { name: 'ruby -e with 3,000 nested #{ }', text: `ruby -e 'x = ${'"#{'.repeat(3000)}File.delete("y")${'}"'.repeat(3000)}'`, expect: D },
+    { name: 'ruby -e with 5,000 %w literals', text: `ruby -e '${'%w[a b]; '.repeat(5000)}FileUtils.rm_rf("y")'`, expect: D },
+    { name: 'a 100 KB python heredoc', text: "python3 - <<'EOF'\n" + 'print(1)\n'.repeat(20000) + "import shutil; shutil.rmtree('x')\nEOF", expect: D },
     { name: '256 KiB option cluster, unterminated', text: 'echo "x -' + 'r'.repeat(256 * 1024) },
     { name: '64 Ki times git, unterminated', text: 'echo "' + 'git '.repeat(64 * 1024) },
     { name: '52 Ki times find, unterminated', text: 'echo "' + 'find '.repeat(52 * 1024) },

@@ -5,6 +5,7 @@ import { useFixture } from '../helpers/fixture.js';
 import type { Case } from '../corpus/types.js';
 import { README_TABLE, RULE_TABLE } from '../corpus/reference.js';
 import { EXPANSIONS, FUZZ_REGRESSIONS, GIT, INDIRECT, OPTIONS, PATHS, QUOTING, WRAPPERS } from '../corpus/tricky.js';
+import { INTERPRETERS } from '../corpus/interp.js';
 
 const fixture = useFixture();
 
@@ -19,6 +20,7 @@ const SETS: Record<string, readonly Case[]> = {
   git: GIT,
   'options as each program reads them': OPTIONS,
   'regressions found by the fuzz test': FUZZ_REGRESSIONS,
+  'interpreter one-liners and stdin': INTERPRETERS,
 };
 
 describe.each(Object.entries(SETS))('%s', (_name, cases) => {

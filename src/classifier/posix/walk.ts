@@ -13,7 +13,8 @@ import { smellsDestructive } from '../smell.js';
 import { joinRaw, normalizeAbs } from '../paths.js';
 import { floorReason, isFloorVerb, verbKey } from '../vocabulary.js';
 import { argvWords, clip, describeOp, finishClassification, indirectOp, isEffective, makeOp, MAX_DEPTH, opaqueOp, type OpPlace } from '../kit.js';
-import { POSIX_CD, POSIX_CREATORS, POSIX_SHELLS } from '../names.js';
+import { INTERPRETERS, POSIX_CD, POSIX_CREATORS, POSIX_SHELLS } from '../names.js';
+import { interpreterCallOps, type Stdin } from '../interp/index.js';
 import { OptionReader, type OptionSpec } from '../options.js';
 import { readShellArgs } from '../shells.js';
 import type { ArgvInput, Classification, ClassifyOptions, Op, OpKind, Undeterminable, Word } from '../types.js';
@@ -118,19 +119,42 @@ function shellOps(c: Call): Op[] {
   }
   if (sh.mode === 'script') return []; // a script file: what it does inside is not seen (docs/limitations.md)
   // The shell reads its commands from standard input.
+  const input = stdinOf(site);
+  if (input.kind === 'text') return shellTextOps(c.program, input.text, input.dynamic, c, c.cwd, 'indirect-shell');
+  if (input.kind === 'file') return shellTextOps(c.program, site.lineText, true, c, c.cwd, 'source');
+  return input.kind === 'pipe' ? shellTextOps(c.program, site.lineText, true, c, c.cwd, 'indirect-shell') : [];
+}
+
+/** What a command reads on standard input: a here-string's or heredoc's text (`expands`: an unquoted
+ *  heredoc, which the shell expands; `dynamic`: it may), a file, a pipe, or nothing known. */
+function stdinOf(site: Site): Stdin {
   for (const r of site.command?.redirects ?? []) {
-    if (r.op === '<<<' && r.target !== null) {
+    if (r.target === null) continue;
+    if (r.op === '<<<') {
       const w = decodeWord(r.target, { scan: site.scan, values: site.scope.values, home: site.opts.home });
-      return shellTextOps(c.program, w.value, w.dynamic, c, c.cwd, 'indirect-shell');
+      return { kind: 'text', text: w.value, dynamic: w.dynamic };
     }
-    if (r.op === '<' && r.target !== null && r.target.startsWith(MARK.HEREDOC_OPEN)) {
+    if (r.op === '<' && r.target.startsWith(MARK.HEREDOC_OPEN)) {
       const h = site.scan.heredocs[Number(r.target.slice(1, -1))];
-      if (h) return shellTextOps(c.program, h.body, !h.quoted && /\$|`/.test(h.body), c, c.cwd, 'indirect-shell');
-    }
-    if (r.op === '<' && r.target !== null) return shellTextOps(c.program, site.lineText, true, c, c.cwd, 'source');
+      if (h) return { kind: 'text', text: h.body, dynamic: !h.quoted && /\$|`/.test(h.body), ...(h.quoted ? {} : { expands: true }) };
+    } else if (r.op === '<') return { kind: 'file' };
   }
   const piped = site.command !== null && (site.command.connector === '|' || site.command.connector === '|&');
-  return piped ? shellTextOps(c.program, site.lineText, true, c, c.cwd, 'indirect-shell') : [];
+  return { kind: piped ? 'pipe' : 'none' };
+}
+
+/** `python3 -c CODE`, `node -e CODE`, `perl -e`, `ruby -e`, or their program on standard input:
+ *  what the code deletes and hands to a shell (interp/). */
+function interpreterOps(c: Call): Op[] {
+  const { site } = c;
+  return interpreterCallOps({
+    program: c.program,
+    args: c.args,
+    stdin: stdinOf(site),
+    at: place(site, c.cwd, c.wrappers),
+    lineText: site.lineText,
+    judgeShell: (text, cwd) => judgePosixText(text, site.opts, cwd, site.depth + 1),
+  }).map((o) => uncertain(c, o));
 }
 
 const XARGS_OPTIONS: OptionSpec = {
@@ -340,6 +364,7 @@ const PROGRAMS: ReadonlyMap<string, ProgramReader> = new Map<string, ProgramRead
   ['source', sourceOps],
   ['.', sourceOps],
   ['chroot', chrootOps],
+  ...Object.keys(INTERPRETERS).map((n) => [n, interpreterOps] as const),
 ]);
 
 function resolveDir(site: Site, w: Word): string | null {
@@ -372,7 +397,9 @@ function opsFor(input: Word[], site: Site, topLevel: boolean): Op[] {
     // A pattern in program position is never benign enough to pass on smell alone.
     const text = input.map((w) => w.display).join(' ');
     const subText = first.subs.map((i) => site.scan.subs[i]?.body ?? '').join(' ');
-    if (!first.glob && !smellsDestructive(text) && !smellsDestructive(subText)) return [];
+    // `CMD="rm -rf src"; $CMD`: a value the table knows but cannot use (field splitting) smells too.
+    const valueText = first.vars.map((v) => (v === null ? '' : (site.scope.values.get(v) ?? ''))).join(' ');
+    if (!first.glob && !smellsDestructive(text) && !smellsDestructive(subText) && !smellsDestructive(valueText)) return [];
     return [opaque(first.display, text, { reason: 'dynamic-program', detail: `the program ${first.display} is known only when the command runs` }, site)];
   }
   // git named by a Windows path or executable name (`"C:/Program Files/Git/bin/git.exe"` under Git
