@@ -319,13 +319,15 @@ const PUSH_OPTIONS: OptionSpec = {
   abbreviations: true,
 };
 
-function parseCheckout(args: readonly string[]): { force: boolean; patch: boolean; creates: boolean; detach: boolean; fromFile: boolean; dd: boolean; positionals: string[]; afterDd: number } {
-  const out = { force: false, patch: false, creates: false, detach: false, fromFile: false, dd: false, positionals: [] as string[], afterDd: 0 };
+function parseCheckout(args: readonly string[]): { force: boolean; patch: boolean; creates: boolean; detach: boolean; fromFile: boolean; dd: boolean; positionals: string[]; afterDd: number; paths: string[] } {
+  const out = { force: false, patch: false, creates: false, detach: false, fromFile: false, dd: false, positionals: [] as string[], afterDd: 0, paths: [] as string[] };
   for (const item of new OptionReader(args, CHECKOUT_OPTIONS).all()) {
     if (item.kind === 'end') out.dd = true;
     else if (item.kind === 'operand') {
-      if (out.dd) out.afterDd++;
-      else out.positionals.push(item.value);
+      if (out.dd) {
+        out.afterDd++;
+        out.paths.push(item.value);
+      } else out.positionals.push(item.value);
     } else {
       const n = item.name;
       if (n === 'f' || n === 'force') out.force = true;
@@ -396,18 +398,33 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
     let staged = false;
     let worktree = false;
     let hasPaths = false;
+    let patch = false;
+    let fromFile = false;
+    let source: string | undefined;
+    const paths: string[] = [];
     for (const item of new OptionReader(f.args, RESTORE_OPTIONS).all()) {
-      if (item.kind === 'operand') hasPaths = true;
+      if (item.kind === 'operand') {
+        hasPaths = true;
+        paths.push(item.value);
+      }
       if (item.kind !== 'short' && item.kind !== 'long') continue;
       const n = item.name;
       if (n === 'S' || n === 'staged') staged = true;
       else if (n === 'W' || n === 'worktree') worktree = true;
+      else if (n === 'p' || n === 'patch') patch = true;
       else if (n === 'h' || n === 'help') r.dryRun = true;
-      else if (n === 'pathspec-from-file') hasPaths = true;
+      else if (n === 'pathspec-from-file') hasPaths = fromFile = true;
+      else if ((n === 's' || n === 'source') && item.value !== undefined) source = item.value;
     }
     if (staged && !worktree) return emptyResult(f, null);
     r.kind = 'git-restore';
     r.noTargets = !hasPaths;
+    // From another tree, git writes the paths over whatever the work tree holds there, an untracked
+    // file included (a snapshot holds only tracked changes): the probe looks for those.
+    if (source !== undefined && hasPaths && !patch) {
+      f.source = source;
+      f.sourcePaths = fromFile ? [] : paths;
+    }
   } else if (sub === 'checkout') {
     const co = parseCheckout(f.args);
     if (co.force || co.fromFile || co.afterDd > 0 || (!co.creates && co.positionals.length >= 2)) {
@@ -418,6 +435,12 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
         const named = co.positionals[0];
         f.treeTarget = named === '-' ? '@{-1}' : (named ?? 'HEAD');
         if (named !== undefined && named !== '-' && !co.creates && !co.detach) f.treeTargetMaybePath = true;
+      } else if (!co.patch && !co.creates && (co.dd || co.fromFile ? co.positionals.length === 1 : co.positionals.length >= 2)) {
+        // `git checkout REV -- PATHS` (or `REV PATHS`): the paths are written from REV, over an
+        // untracked file there too.
+        const named = co.positionals[0]!;
+        f.source = named === '-' ? '@{-1}' : named;
+        f.sourcePaths = co.fromFile ? [] : co.dd ? co.paths : co.positionals.slice(1);
       }
     } else if (!co.creates && co.positionals.length === 1 && !co.dd && co.positionals[0] !== '-') {
       // (`git checkout -` is the previous branch, never a path.)

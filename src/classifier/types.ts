@@ -90,6 +90,12 @@ export interface GitFacts {
   // preflight's target), and whether that word may be a path instead (`git checkout -f NAME`)
   treeTarget?: string;
   treeTargetMaybePath?: boolean;
+  // git checkout REV -- PATHS / git restore --source REV PATHS: the tree-ish the paths are written
+  // from (git overwrites an untracked file there with no question) and the pathspecs as given
+  // (empty: read from a file, so the whole tree). Without `--`, git takes the word for a path when
+  // it is no revision.
+  source?: string;
+  sourcePaths?: string[];
   // git worktree remove: how many -f, and the work tree as named (git matches it as a path suffix
   // before it reads it as a path)
   worktreeForce?: number;

@@ -305,10 +305,16 @@ export const RULES: readonly Rule[] = [
         ? { detail: `git ${p.op.git?.subcommand ?? ''} would overwrite untracked or ignored files, or the quarantine: ${p.collisions!.slice(0, 5).join(', ')}` }
         : null,
     examples: {
-      hit: ['git reset --hard HEAD~1', 'git reset --merge HEAD~1', 'git reset --keep HEAD~1', 'git checkout -f HEAD~1', 'git checkout -f -B x HEAD~1', 'git switch --discard-changes --detach HEAD~1'],
-      miss: ['git reset --hard', 'git reset --hard HEAD', 'git checkout -f main', 'git checkout -f -- old.txt', 'git switch -f main'],
+      hit: [
+        'git reset --hard HEAD~1', 'git reset --merge HEAD~1', 'git reset --keep HEAD~1', 'git checkout -f HEAD~1', 'git checkout -f -B x HEAD~1', 'git switch --discard-changes --detach HEAD~1',
+        'git checkout HEAD~1 -- old.txt', 'git checkout HEAD~1 old.txt', 'git checkout HEAD~1 -- .', 'git restore --source HEAD~1 old.txt', 'git restore -s HEAD~1 -SW .',
+      ],
+      miss: [
+        'git reset --hard', 'git reset --hard HEAD', 'git checkout -f main', 'git checkout -f -- old.txt', 'git switch -f main',
+        'git checkout HEAD~1 -- src/a.ts', 'git restore --source HEAD~1 README.md', 'git checkout HEAD -- .',
+      ],
     },
-    note: 'agent-guard row, from the original tool: evaluated just before rule 12. Also for reset --merge/--keep and a forced checkout/switch to another tree (the same preflight).',
+    note: 'agent-guard row, from the original tool: evaluated just before rule 12. Also for reset --merge/--keep, a forced checkout/switch to another tree, and paths written from another tree (checkout REV -- PATHS, restore --source; the same preflight limited to the paths).',
   },
   {
     id: '12',

@@ -123,7 +123,10 @@ export interface ResetPreflight {
   collisions: string[];
 }
 
-/** What moving the work tree to COMMIT (`git reset --hard/--merge/--keep COMMIT`, `git checkout -f
+/** With `pathspecs` (`git checkout REV -- PATHS`, `git restore --source REV PATHS`, which write
+ *  those paths from REV over whatever is there): the same, limited to the pathspecs.
+ *
+ *  What moving the work tree to COMMIT (`git reset --hard/--merge/--keep COMMIT`, `git checkout -f
  *  COMMIT`) would overwrite that a stash cannot hold:
  *  - paths the target tree has and the index lacks, where the work tree already holds something (or
  *    a non-directory sits where the tree needs a directory);
@@ -132,13 +135,14 @@ export interface ResetPreflight {
  *  - anything the move would write, change or delete in the quarantine (`quarantine`, absolute,
  *    when it lies in the work tree): a target tree tracking `.agent-trash/…` or a file or symlink
  *    named `.agent-trash`, an index tracking quarantine files. */
-export function resetPreflight(git: GitRunner, cwd: string, globals: readonly string[], commit: string, quarantine?: string): ResetPreflight {
+export function resetPreflight(git: GitRunner, cwd: string, globals: readonly string[], commit: string, quarantine?: string, pathspecs?: readonly string[]): ResetPreflight {
   if (commit.startsWith('-')) return { ok: false, error: `not a commit: ${commit}`, collisions: [] };
   const rp = git.run([...globals, 'rev-parse', '--show-toplevel', `${commit}^{commit}`], cwd);
   if (!rp.ok) return { ok: false, error: rp.stderr || 'git rev-parse failed (no commits yet?)', collisions: [] };
   const [toplevel, sha] = rp.stdout.toString('utf8').trim().split('\n');
   if (!toplevel || !sha || !/^[0-9a-f]{40,64}$/.test(sha)) return { ok: false, error: 'git rev-parse gave no commit', collisions: [] };
-  const diff = git.run([...globals, 'diff-index', '--cached', '--no-renames', '--name-only', '--diff-filter=D', '-z', sha], cwd);
+  const limit = pathspecs !== undefined && pathspecs.length > 0 ? ['--', ...pathspecs] : [];
+  const diff = git.run([...globals, 'diff-index', '--cached', '--no-renames', '--name-only', '--diff-filter=D', '-z', sha, ...limit], cwd);
   if (!diff.ok) return { ok: false, error: diff.stderr || 'git diff-index failed', collisions: [] };
   const created = diff.stdout.toString('utf8').split('\0').filter((p) => p !== '');
   const collisions: string[] = [];
@@ -173,7 +177,12 @@ export function resetPreflight(git: GitRunner, cwd: string, globals: readonly st
     }
   }
   const q = quarantine !== undefined ? path.posix.relative(toplevel, quarantine) : '..';
-  if (q !== '' && q !== '..' && !q.startsWith('../') && !path.posix.isAbsolute(q)) {
+  if (pathspecs !== undefined) {
+    // Paths written from a tree (`checkout REV -- PATHS`): what they create in the quarantine.
+    // (A tracked file in the quarantine they would change is one of the command's own targets.)
+    const inQ = (rel: string): boolean => rel.toLowerCase() === q.toLowerCase() || rel.toLowerCase().startsWith(q.toLowerCase() + '/');
+    if (q !== '' && q !== '..' && !q.startsWith('../') && !path.posix.isAbsolute(q)) for (const rel of created) if (inQ(rel) && !collisions.includes(rel)) collisions.push(rel);
+  } else if (q !== '' && q !== '..' && !q.startsWith('../') && !path.posix.isAbsolute(q)) {
     // Index or target entries at or under the quarantine that differ from the work tree: the move
     // would write, change or delete them. icase: `.Agent-Trash` is the quarantine on a
     // case-insensitive filesystem.

@@ -321,6 +321,20 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
         if (pre.toplevel) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(pre.toplevel, ws, config));
       }
     }
+    if ((op.kind === 'git-checkout' || op.kind === 'git-restore') && g?.source !== undefined && dir !== null) {
+      // Paths written from another tree go over untracked files too: the preflight, limited to them.
+      // A name that is no revision writes nothing from a tree: `git checkout NAME PATH` then takes
+      // NAME for a path (the paths come from the index, which never holds an untracked file), and
+      // `checkout NAME -- PATH` / `restore --source NAME` fail ("invalid reference").
+      if (isRef(git, at, g.globals, g.source)) {
+        const pre = resetPreflight(git, at, g.globals, g.source, ws.quarantine, g.sourcePaths ?? []);
+        if (!pre.ok) {
+          op.undeterminable = { reason: 'reset-not-standalone', detail: `the preflight of git ${g.subcommand} from ${g.source} failed: ${pre.error ?? 'unknown error'}` };
+          continue;
+        }
+        p.collisions = pre.collisions;
+      }
+    }
     if ((op.kind === 'git-switch' || (op.kind === 'git-checkout' && g?.ambiguousRef === undefined && !op.argv.includes('--'))) && g && dir !== null && p.collisions === undefined) {
       const top = toplevelOf(git, at, g.globals);
       if (top) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(top, ws, config));
