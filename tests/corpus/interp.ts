@@ -24,6 +24,16 @@ export const INTERPRETERS: readonly Case[] = [
   { cmd: `python3 -c "import os; [os.remove(f) for f in os.listdir('.')]"`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
   { cmd: `node -e "require('rimraf').sync('src/*.ts')"`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
   { cmd: `python3 -c "import shutil; shutil.rmtree('src'"`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  // Code or commands built when the program runs (decoded, read from stdin or argv) cannot be
+  // judged, destructive-looking or not; running a script file's text is running the file.
+  { cmd: `python3 -c "import base64; exec(base64.b64decode('cHJpbnQoMSk='))"`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: `python3 -c "import sys; exec(sys.stdin.read())"`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: `python3 -c "import os; os.system(input())"`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: `python3 -c "import subprocess, sys; subprocess.run(sys.argv[1:])" rm -rf src`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: `node -e "require('child_process').execSync(process.argv[1])" "rm -rf src"`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: `node -e "eval(process.argv[1])" x`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: `ruby -e 'eval(ARGV[0])' x`, expect: 'BLOCK', code: 'BLOCK_UNDETERMINABLE_EFFECT' },
+  { cmd: `python3 -c "exec(open('setup.py').read())"`, expect: 'ALLOW', code: 'ALLOW_NOOP' },
   // Unreadable but nothing destructive in it: it runs.
   { cmd: `python3 -c "print('x'"`, expect: 'ALLOW', code: 'ALLOW_NOOP' },
   // Shell hand-offs are `sh -c` text: a destructive one is rule 2, a harmless one runs.

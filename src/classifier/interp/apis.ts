@@ -28,9 +28,25 @@ function exec(call: CallNode, scope: Scope, api: string, argv: Node[], cwd?: Nod
   return e;
 }
 
-function code(call: CallNode, scope: Scope, api: string, text: Node | undefined): Effect {
+function code(call: CallNode, scope: Scope, api: string, text: Node | undefined): Effect[] {
   const v = literal(text);
-  return v !== null ? { kind: 'code', api, src: srcOf(call, scope), code: v } : { kind: 'computed', api, src: srcOf(call, scope), deletes: false, why: 'runs code built when it runs' };
+  if (v !== null) return [{ kind: 'code', api, src: srcOf(call, scope), code: v }];
+  // `exec(open('setup.py').read())` runs a script file, which is not read, as `python3 setup.py`
+  // is not (docs/limitations.md); any other code built when it runs (decoded, read from stdin or
+  // argv, concatenated) cannot be judged.
+  if (text !== undefined && readsFile(text)) return [];
+  return [{ kind: 'computed', api, src: srcOf(call, scope), deletes: false, why: 'runs code built when it runs' }];
+}
+
+/** `open(F).read()`, `Path(F).read_text()`, `fs.readFileSync(F…)`, `File.read(F)`, with a literal F. */
+function readsFile(n: Node): boolean {
+  if (n.n !== 'call' || n.fn.n !== 'member') return false;
+  const { obj, name } = n.fn;
+  if ((name === 'read' || name === 'read_text') && obj.n === 'call' && obj.args.length >= 1 && literal(obj.args[0]) !== null) {
+    return obj.fn.n === 'name' ? obj.fn.v === 'open' || obj.fn.v === 'Path' : obj.fn.n === 'member' && obj.fn.name === 'Path';
+  }
+  if ((name === 'readFileSync' || name === 'read') && n.args.length >= 1 && literal(n.args[0]) !== null) return name === 'read' ? obj.n === 'name' && obj.v === 'File' : true;
+  return false;
 }
 
 const computed = (call: Node, scope: Scope, api: string, deletes: boolean, why: string): Effect => ({ kind: 'computed', api, src: srcOf(call, scope), deletes, why });
@@ -85,7 +101,7 @@ const python: Judge = (call, scope) => {
     return [exec(call, scope, q, prog !== undefined && argv.length > 0 ? [prog, ...argv.slice(1)] : argv)];
   }
   if (q === 'os.chdir') return [{ kind: 'chdir', src: srcOf(call, scope), dir: one(argsOf(call.args[0], scope)) }];
-  if (bare === 'exec' || bare === 'eval') return [code(call, scope, bare, call.args[0])];
+  if (bare === 'exec' || bare === 'eval') return code(call, scope, bare, call.args[0]);
   const method = methodName(call) ?? (bare === 'rmtree' || bare === 'removedirs' ? bare : null);
   if (method !== null && has(PY_METHODS, method)) {
     // Path('x').unlink(), p.rmdir(), a module spelled some other way: x.rmtree('y').
@@ -137,8 +153,8 @@ const node: Judge = (call, scope) => {
   const [mod, fn] = split(q ?? (methodName(call) !== null ? `?.${methodName(call)}` : null));
   const api = q ?? `${fn}`;
   if (q === 'process.chdir') return [{ kind: 'chdir', src: srcOf(call, scope), dir: one(argsOf(call.args[0], scope)) }];
-  if ((q === 'eval' || q === 'Function') && bareName(call, scope) !== null) return [code(call, scope, q, call.args[call.args.length - 1])];
-  if (q !== null && NODE_EVAL.has(q)) return [code(call, scope, q, call.args[0])];
+  if ((q === 'eval' || q === 'Function') && bareName(call, scope) !== null) return code(call, scope, q, call.args[call.args.length - 1]);
+  if (q !== null && NODE_EVAL.has(q)) return code(call, scope, q, call.args[0]);
   if (mod === 'shelljs' || (mod === 'shell' && fn === 'rm') || (fn === 'rm' && /^-[a-zA-Z]+$/.test(literal(call.args[0]) ?? ''))) {
     if (fn === 'rm') return [shelljsRm(call, scope, api)];
     if (fn === 'exec') return [shell(call, scope, api, call.args[0])];
@@ -204,7 +220,7 @@ const perl: Judge = (call, scope) => {
   if (q === 'system' || q === 'exec') return args.length === 0 ? [] : [commandOf(call, scope, q, args)];
   if (q === 'readpipe') return [shell(call, scope, q, args[0])];
   if (q === 'chdir') return [{ kind: 'chdir', src: srcOf(call, scope), dir: args.length === 0 ? computedArg('HOME') : one(argsOf(args[0], scope)) }];
-  if (q === 'eval') return args.length === 0 ? [] : [code(call, scope, q, args[0])];
+  if (q === 'eval') return args.length === 0 ? [] : code(call, scope, q, args[0]);
   if (q === 'open' && args.length >= 2) {
     const mode = literal(args[1]);
     if (args.length === 2 && mode !== null) {
@@ -278,7 +294,7 @@ const ruby: Judge = (call, scope) => {
   if (pn !== null && (name === 'rmtree' || name === 'delete' || name === 'unlink' || name === 'rmdir')) return [del(call, scope, `Pathname#${name}`, name === 'rmtree' ? 'rm-r' : name === 'rmdir' ? 'rmdir' : 'rm', [{ lit: pn }])];
   if (recv !== null && (name === 'rm_rf' || name === 'rm_r' || name === 'rmtree')) return [del(call, scope, name, 'rm-rf', call.args.length > 0 ? call.args.flatMap((a) => argsOf(a, scope)) : [computedArg('the object it is called on')])];
   if ((q !== null && RUBY_SHELL.has(q) && (recv !== null || bare !== null)) || (name === 'popen' && recvQ === 'IO')) return rubyCommand(call, scope, q ?? 'IO.popen');
-  if (RUBY_EVAL.has(q ?? '') || (method !== null && RUBY_EVAL.has(method))) return [code(call, scope, name, call.args[0])];
+  if (RUBY_EVAL.has(q ?? '') || (method !== null && RUBY_EVAL.has(method))) return code(call, scope, name, call.args[0]);
   if (q === 'Dir.chdir') return [{ kind: 'chdir', src: srcOf(call, scope), dir: call.args.length === 0 ? computedArg('HOME') : one(argsOf(call.args[0], scope)) }];
   return [];
 };

@@ -76,13 +76,14 @@ export function interpreterOps(effects: readonly Effect[], site: InterpSite): Op
         if (isLit(e.text)) {
           const found = site.judgeShell(e.text.lit, dir);
           if (found !== null) shellOp(e.api, e.src, e.text.lit, site.dynamic, `${clip(e.text.lit)} (${clip(found)})`, dir);
-        } else if (smells()) shellOp(e.api, e.src, e.src, true, `a command built when ${program} runs`, dir);
+        } else shellOp(e.api, e.src, e.src, true, `a command built when ${program} runs`, dir);
         break;
       }
       case 'exec': {
         const dir = e.cwd === undefined ? cwd : dirOf(e.cwd, cwd);
-        if (e.argv.length === 0) {
-          if (smells()) shellOp(e.api, e.src, e.src, true, `a command built when ${program} runs`, dir);
+        if (e.argv.length === 0 || !isLit(e.argv[0]!)) {
+          // (a program named when it runs: what it does is not known)
+          shellOp(e.api, e.src, e.src, true, `a command built when ${program} runs`, dir);
           break;
         }
         // The argv as POSIX text (each computed word a variable no one knows), read as `sh -c` reads it.
@@ -101,7 +102,7 @@ export function interpreterOps(effects: readonly Effect[], site: InterpSite): Op
           const op = placedOp(program, 'fs-delete', [program, e.src], place(cwd));
           op.undeterminable = { reason: 'computed', detail: `${e.api} ${e.why}` };
           ops.push(op);
-        } else if (smells()) shellOp(e.api, e.src, e.src, true, `what ${e.src} ${e.why}`, cwd);
+        } else shellOp(e.api, e.src, e.src, true, `what ${e.src} ${e.why}`, cwd);
         break;
       case 'code':
         break;
