@@ -190,6 +190,12 @@ describeSandboxed('install.sh', () => {
     // 2. Nothing of the user's: the prefix itself goes (install.sh created it).
     const p2 = path.join(w.dir, 'p2');
     expect(install(w, p2).exitCode).toBe(0);
+    // With the bytecode a Python under the guard wrote beside it (not in the list: named by version).
+    if (has('python3')) {
+      const py = sbx(w, ['python3', '-c', "import sys; print('_agent_guard' in sys.modules)"], { env: { PYTHONPATH: path.join(p2, 'lib/agent-guard-python') } });
+      expect([py.stdout, py.stderr]).toEqual(['True\n', '']);
+      expect(fs.readdirSync(path.join(p2, 'lib/agent-guard-python/__pycache__')).length).toBe(2);
+    }
     expect(install(w, p2, ['--uninstall']).exitCode).toBe(0);
     expect(fs.existsSync(p2)).toBe(false);
 
