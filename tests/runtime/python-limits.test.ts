@@ -21,7 +21,7 @@ function world(): World {
 }
 
 describeSandboxed('Python deletion guard: the limits, as documented', () => {
-  pyIt('unseen: PYTHONPATH cleared for a child, -I, -E, -S, /bin/rm by path, C code, posix.unlink, the switch, overwrites, a file born while it ran, site-packages; seen: rm by name, shutil.rmtree', () => {
+  pyIt('unseen: PYTHONPATH cleared for a child, -I, -E, -S, /bin/rm by path, C code, posix.unlink, the switch, overwrites, a file born while it ran, site-packages, a build backend under pip; seen: rm by name, shutil.rmtree', () => {
     const w = world();
     put(w.ws, {
       'p1/f.txt': '1\n',
@@ -37,6 +37,25 @@ describeSandboxed('Python deletion guard: the limits, as documented', () => {
       'lib/site-packages/pkg/patched.py': 'patched by hand\n',
       's1/f.txt': 's1\n',
       's2/f.txt': 's2\n',
+      'p11.txt': '11\n',
+    });
+    // A source tree whose build backend deletes a workspace file (pip builds it in its isolated build
+    // environment, with PYTHONPATH replaced by pip's own directory).
+    put(w.dir, {
+      'srcpkg/pyproject.toml': '[build-system]\nrequires = []\nbuild-backend = "backend"\nbackend-path = ["."]\n',
+      'srcpkg/backend.py': [
+        'import os, zipfile',
+        'def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):',
+        `    os.remove(${JSON.stringify(path.join(w.ws, 'p11.txt'))})`,
+        "    name = 'agx-1.0-py3-none-any.whl'",
+        "    files = {'agx/__init__.py': '', 'agx-1.0.dist-info/METADATA': 'Metadata-Version: 2.1\\nName: agx\\nVersion: 1.0\\n',",
+        "             'agx-1.0.dist-info/WHEEL': 'Wheel-Version: 1.0\\nGenerator: t\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n', 'agx-1.0.dist-info/RECORD': ''}",
+        "    with zipfile.ZipFile(os.path.join(wheel_directory, name), 'w') as z:",
+        '        for p, c in files.items():',
+        '            z.writestr(p, c)',
+        '    return name',
+        '',
+      ].join('\n'),
     });
     const py = (...args: string[]): string[] => guarded(PYTHON!, ...args);
     const res = batch(w, [
@@ -60,6 +79,8 @@ describeSandboxed('Python deletion guard: the limits, as documented', () => {
       { argv: py('-c', "import os, subprocess; subprocess.run(['sh', '-c', 'echo late > late.txt'], check=True); os.remove('late.txt')") },
       // Below site-packages: the package manager's, deleted as it is.
       { argv: py('-c', "import os; os.remove('lib/site-packages/pkg/patched.py')") },
+      // pip's isolated build: the backend runs with pip's PYTHONPATH, without the guard.
+      { argv: py('-m', 'pip', 'wheel', '-q', '--no-index', '--no-deps', '--no-cache-dir', '--disable-pip-version-check', '-w', path.join(w.dir, 'wheels'), path.join(w.dir, 'srcpkg')) },
       // Seen: rm by name (the rm shim), and shutil.rmtree itself.
       { argv: py('-c', "import os; assert os.system('rm -rf s1') == 0") },
       { argv: py('-c', "import shutil; shutil.rmtree('s2')") },
