@@ -9,6 +9,7 @@
 # first if it is missing):
 #   <prefix>/lib/agent-guard.cjs   the bundled CLI            <prefix>/lib/shim.sh   the shim template
 #   <prefix>/lib/*.cjs             the other bundles of dist/ (scripts/build.mjs: the MCP server, a Node preload, ...)
+#   <prefix>/lib/agent-guard-python/  the Python guard (sitecustomize.py, agent-guard-delete.py; PYTHONPATH)
 #   <prefix>/bin/agent-guard       launcher: exec <node> <prefix>/lib/agent-guard.cjs "$@"
 #   <prefix>/shims/                rendered shims + marker    <prefix>/shell/        bash/zsh hooks
 #   <prefix>/.agent-guard-install  every file and directory installed (read by --uninstall)
@@ -33,6 +34,17 @@ usage() {
 # send the installer's own clean-up to the checker. `command -p` uses the system's default PATH.
 real_rm() { command -p rm -f -- "$@"; }
 real_rmdir() { command -p rmdir -- "$1" 2>/dev/null; }
+# The bytecode Python wrote for the guard's files (not in the install list: named by Python version).
+drop_pycache() {
+  c=$prefix/lib/agent-guard-python/__pycache__
+  [ -d "$c" ] && [ ! -L "$c" ] || return 0
+  set +f
+  for f in "$c"/sitecustomize.*.pyc "$c"/agent-guard-delete.*.pyc; do
+    if [ -f "$f" ]; then real_rm "$f"; fi
+  done
+  set -f
+  real_rmdir "$c" || true
+}
 
 prefix=''
 uninstall=''
@@ -120,6 +132,7 @@ if [ -n "$uninstall" ]; then
     esac
   done < "$list"
   real_rm "$list" || die "cannot remove $list"
+  drop_pycache
   # Directories deepest first (the list names them that way), and only when empty.
   kept=''
   for d in $dirs; do
@@ -157,7 +170,10 @@ esac
 
 bundle=$src/dist/agent-guard.cjs
 mcp_bundle=$src/dist/agent-guard-mcp.cjs
-if [ ! -f "$bundle" ] || [ ! -f "$mcp_bundle" ]; then
+# The Python guard's files (scripts/build.mjs copies them into dist/agent-guard-python/).
+pyfiles='sitecustomize.py
+agent-guard-delete.py'
+if [ ! -f "$bundle" ] || [ ! -f "$mcp_bundle" ] || [ ! -f "$src/dist/agent-guard-python/sitecustomize.py" ]; then
   note "building $bundle"
   command -v npm >/dev/null 2>&1 || die "npm not found: it is needed to build $bundle"
   if [ -d "$src/node_modules" ]; then
@@ -206,7 +222,7 @@ $1"
 }
 [ -d "$prefix" ] || mkdir -p -- "${prefix%/*}" 2>/dev/null || true
 mkd .
-for d in lib bin shims shell shell/zsh; do mkd "$d"; done
+for d in lib lib/agent-guard-python bin shims shell shell/zsh; do mkd "$d"; done
 
 # The other bundles of dist/ (not agent-guard.cjs), by name.
 extra=''
@@ -226,12 +242,13 @@ shell/guard.bash
 shell/guard.zsh'
 for z in $zfiles; do files="$files${nl}shell/zsh/$z"; done
 for b in $extra; do files="$files${nl}lib/$b"; done
+for p in $pyfiles; do files="$files${nl}lib/agent-guard-python/$p"; done
 
 # The list: files, then the directories install.sh created, deepest first (uninstall order).
 list_text() { # FILE-LIST (newline separated)
   printf '# agent-guard install list (install.sh): --uninstall removes exactly these, relative to the prefix\n'
   printf '%s\n' "$1" | while IFS= read -r f; do [ -z "$f" ] || printf 'f %s\n' "$f"; done
-  for d in shell/zsh shell shims lib bin .; do
+  for d in shell/zsh shell shims lib/agent-guard-python lib bin .; do
     if was_created "$d"; then printf 'd %s\n' "$d"; fi
   done
 }
@@ -269,6 +286,10 @@ write_list "$all"
 
 put "$bundle" lib/agent-guard.cjs 755
 for b in $extra; do put "$src/dist/$b" "lib/$b" 644; done
+# Python caches the guard's bytecode beside it (lib/agent-guard-python/__pycache__): a changed file
+# must not meet its old cache.
+drop_pycache
+for p in $pyfiles; do put "$src/dist/agent-guard-python/$p" "lib/agent-guard-python/$p" 644; done
 put "$src/shims/shim.sh" lib/shim.sh 644
 put "$src/shell/guard.bash" shell/guard.bash 644
 put "$src/shell/guard.zsh" shell/guard.zsh 644

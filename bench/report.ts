@@ -58,7 +58,7 @@ function processTable(rows: readonly ProcessRow[], target: number): string {
     `${f2(r.pairRatioIqr[0])}-${f2(r.pairRatioIqr[1])}`,
     r.gated ? `${r.ratio <= (r.limit ?? target) ? 'PASS' : 'OVER'}${r.limit !== undefined ? ` (<= ${r.limit}x)` : ''}` : '',
   ]);
-  return table(['process', "node -e '' med ms", 'p90', 'subject med ms', 'p90', 'added', 'ratio', 'pairs IQR', `<= ${target}x`], body, new Set([1, 2, 3, 4, 5, 6, 7]));
+  return table(['process', 'baseline med ms', 'p90', 'subject med ms', 'p90', 'added', 'ratio', 'pairs IQR', `<= ${target}x`], body, new Set([1, 2, 3, 4, 5, 6, 7]));
 }
 
 export function renderText(r: BenchResult): string {
@@ -68,7 +68,7 @@ export function renderText(r: BenchResult): string {
     'In-process, per call, after warm-up (decide = classify + probes + policy; classify is pure):',
     inProcessTable(r.inProcess),
     '',
-    `Whole process, ${r.runs} interleaved runs each against a bare \`node -e ''\` (bundle ${f1(r.bundleKiB)} KiB):`,
+    `Whole process, ${r.runs} interleaved runs each against a bare \`node -e ''\` (the Python row: a plain \`python3 -c pass\`; bundle ${f1(r.bundleKiB)} KiB):`,
     processTable(r.process, r.target),
     '',
     r.pass ? `PASS: every check is within ${r.target}x a bare Node start (the Node preload within its own target).` : `OVER: a gated row costs more than its target.`,

@@ -23,9 +23,12 @@ import { benchInstalled, renderInstalled, type InstalledResult } from './install
 const TARGET_RATIO = 1.3;
 /** A Node start with the deletion guard's preload costs at most this many plain ones (issue 15). */
 const PRELOAD_RATIO = 1.1;
+/** A Python start with the Python guard's sitecustomize on PYTHONPATH: at most this many plain ones. */
+const PYTHON_RATIO = 1.1;
 const BUNDLE = fileURLToPath(new URL('../dist/agent-guard.cjs', import.meta.url));
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('../dist/agent-guard-preload.cjs', import.meta.url));
+const PYTHON_GUARD = fileURLToPath(new URL('../dist/agent-guard-python', import.meta.url));
 
 interface Flags {
   runs: number;
@@ -89,7 +92,20 @@ function processTargets(inProcess: readonly InProcessRow[]): ProcessTarget[] {
     { name: "node -e '' with the Node preload", args: ['-e', ''], gated: true, limit: PRELOAD_RATIO, expect: /^$/, env: preload },
     { name: 'node: require(bundle) (first decided deletion)', args: ['-e', `require(${JSON.stringify(BUNDLE)}); console.log(0)`], gated: false, expect: /^0$/m, env: preload },
   ];
-  return [{ name: '--version', args: [BUNDLE, '--version'], gated: false, expect: /^\d+\.\d+\.\d+/ }, ...checks, ...node];
+  return [{ name: '--version', args: [BUNDLE, '--version'], gated: false, expect: /^\d+\.\d+\.\d+/ }, ...checks, ...node, ...pythonTargets()];
+}
+
+/** Every Python under `run` imports the guard's sitecustomize (docs/interpreters.md, "Python"): `python3
+ *  -c pass` with it on PYTHONPATH against a plain one, both the same executable (the one python3 on PATH
+ *  runs: a version manager's shim script would dilute the ratio). None when there is no python3. */
+function pythonTargets(): ProcessTarget[] {
+  const exe = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout?.trim();
+  if (!exe) return [];
+  const env = { PYTHONPATH: PYTHON_GUARD };
+  const loaded = spawnSync(exe, ['-c', "import sys; print('_agent_guard' in sys.modules)"], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (loaded.stdout !== 'True\n') throw new Error(`the Python guard does not load: ${loaded.stderr}`);
+  // The guard caches its bytecode beside it on the first start (the warm-up pairs), as an installation does.
+  return [{ name: 'python3 -c pass with the Python guard', command: exe, args: ['-c', 'pass'], baseline: { command: exe, args: ['-c', 'pass'] }, gated: true, limit: PYTHON_RATIO, expect: /^$/, env }];
 }
 
 /** Runs both measurements in one fixture; the process rows run in the workspace with HOME set to it. */

@@ -11,8 +11,10 @@
 // The Node preload (dist/agent-guard-preload.cjs, docs/interpreters.md): every Node program under
 // the guard loads it, so it is its own small file; it loads the bundle only when a deletion needs a
 // decision.
+// The Python guard (dist/agent-guard-python/, docs/interpreters.md) is not built: its files are
+// copied from src/runtime/python/ into the directory that run and shell-init put on PYTHONPATH.
 import { build } from 'esbuild';
-import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const repo = path.resolve(import.meta.dirname, '..');
@@ -50,3 +52,15 @@ for (const e of ENTRIES) {
 
 const wanted = new Set(ENTRIES.map((e) => `${e.out}.cjs`));
 for (const f of readdirSync(outdir)) if (f.endsWith('.cjs') && !wanted.has(f)) rmSync(path.join(outdir, f));
+
+/** The Python guard's files, copied as they are (package.json "files" and install.sh name them). */
+const PYTHON_DIR = 'agent-guard-python';
+const PYTHON_FILES = ['sitecustomize.py', 'agent-guard-delete.py'];
+const pyOut = path.join(outdir, PYTHON_DIR);
+// Whole, so nothing stale (a bytecode cache Python wrote, a file no longer shipped) can be packed.
+rmSync(pyOut, { recursive: true, force: true });
+mkdirSync(pyOut);
+for (const f of PYTHON_FILES) {
+  copyFileSync(path.join(repo, 'src/runtime/python', f), path.join(pyOut, f));
+  chmodSync(path.join(pyOut, f), 0o644);
+}

@@ -16,13 +16,14 @@ import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
 import { toolManagersOnPath } from '../shell/toolmanagers.js';
 import { partChecks } from './agent-parts.js';
 import { parseNodeOptions, requiredFiles } from '../runtime/node-options.js';
+import { hasSitecustomizeFirst } from '../runtime/python-path.js';
 
 /** `info`: something to know that needs no fix (a harness that is not installed has no hook). */
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 
 export interface Check {
   /** Stable id: node.version, bundle, shims.dir, shim.<name>, path.shims-first, real.<name>,
-   *  hook.bash-env, hook.zdotdir, hook.env, node.preload, toolmanager.<name>, harness.<name>,
+   *  hook.bash-env, hook.zdotdir, hook.env, node.preload, python.sitecustomize, toolmanager.<name>, harness.<name>,
    *  harness.codex.trust, harness.gemini.trust, mcp.<name>, instructions.<name>, quarantine.writable,
    *  quarantine.ignored. */
   id: string;
@@ -136,6 +137,25 @@ function realChecks(env: Env): Check[] {
       `put the directory of the real ${name} (e.g. /usr/bin) on PATH after the shim directory${REQUIRED_REAL.has(name) ? '' : `, or install ${name}`}`,
     );
   });
+}
+
+/** The Python guard (docs/interpreters.md): its sitecustomize.py beside the bundle, and its directory
+ *  first on PYTHONPATH. A warning, as for the Node preload. */
+export function pythonCheck(layout: Layout, env: Env): Check {
+  const id = 'python.sitecustomize';
+  const file = path.join(layout.python, 'sitecustomize.py');
+  let present = false;
+  try {
+    present = fs.statSync(file).isFile();
+  } catch {
+    present = false;
+  }
+  if (!present) return check(id, 'warn', `${file} is missing: Python programs delete unguarded`, layout.kind === 'install' ? reinstallFix(layout) : `run 'npm run build' in ${layout.root}`);
+  if (!hasSitecustomizeFirst(env.PYTHONPATH, layout.python)) {
+    const fix = `eval "$(agent-guard shell-init bash)" in your rc file (or zsh), or start the agent with 'agent-guard run -- <command>'`;
+    return check(id, 'warn', `PYTHONPATH does not start with ${layout.python}: Python programs' own deletions (shutil.rmtree, os.remove) are not guarded`, fix);
+  }
+  return check(id, 'ok', `PYTHONPATH starts with ${layout.python}`);
 }
 
 /** A shell hook is loaded through one variable (BASH_ENV, ZDOTDIR) that must name our file. */
@@ -383,11 +403,11 @@ export function doctorChecks(inp: DoctorInputs): Check[] {
     const skipped = 'not checked: no installation found';
     for (const id of ['shims.dir', ...SHIM_NAMES.map((n) => `shim.${n}`), 'path.shims-first']) checks.push(check(id, 'fail', skipped, fix));
     checks.push(...realChecks(inp.env));
-    for (const id of ['hook.bash-env', 'hook.zdotdir', 'hook.env', 'node.preload']) checks.push(check(id, 'warn', skipped, fix));
+    for (const id of ['hook.bash-env', 'hook.zdotdir', 'hook.env', 'node.preload', 'python.sitecustomize']) checks.push(check(id, 'warn', skipped, fix));
   } else {
     checks.push(check('bundle', 'ok', `${layout.bundle} (${KIND_NAME[layout.kind]} ${layout.root})`));
     checks.push(...shimChecks(layout, inp.node), pathCheck(layout, inp.env), ...realChecks(inp.env), ...hookChecks(layout, inp.env));
-    checks.push(preloadCheck(layout, inp.env, inp.preloadLoaded === true));
+    checks.push(preloadCheck(layout, inp.env, inp.preloadLoaded === true), pythonCheck(layout, inp.env));
   }
   checks.push(...toolManagerChecks(inp.env));
   const harnessRows = harnessHookChecks(inp.env, inp.cwd);

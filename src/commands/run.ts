@@ -7,6 +7,7 @@
 //   (empty: it was unset, i.e. $HOME);
 // - NODE_OPTIONS: `--require <preload>` first, the user's options after it (the Node deletion guard,
 //   docs/interpreters.md; left as it is, with a warning, when the preload file is missing);
+// - PYTHONPATH: the Python guard's directory first (its sitecustomize), the user's entries after it;
 // - AGENT_GUARD_NODE, AGENT_GUARD_BUNDLE, AGENT_GUARD_SHIMS: absolute paths;
 // - AGENT_GUARD_SESSION: --session, else the current one, else a new `run-<time>-<random>`;
 // - AGENT_GUARD_CHECKER and AGENT_GUARD_CHECKER_OWNER (Linux): the session's warm checker directory
@@ -23,6 +24,7 @@ import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, 
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
 import { stopChecker } from '../checker/start.js';
 import { withPreload } from '../runtime/node-options.js';
+import { pythonGuardOrWarn, withSitecustomize } from '../runtime/python-path.js';
 
 export const RUN_EXIT = {
   /** agent-guard itself failed: the guard could not be set up, the command did not run. */
@@ -65,7 +67,7 @@ export function newRunSession(now = new Date()): string {
  *  `preload` (null: its file is missing), NODE_OPTIONS preloads it. */
 export function guardEnv(
   env: Env,
-  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'zdotdir'> & { preload?: string | null },
+  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'zdotdir'> & { preload?: string | null; python?: string | null },
   node: string,
   session: string,
   checker: { dir: string; owner: number } | null = null,
@@ -88,6 +90,7 @@ export function guardEnv(
   out.ZDOTDIR = layout.zdotdir;
   out.PATH = prependPath(env.PATH, layout.shimDir);
   if (layout.preload) out.NODE_OPTIONS = withPreload(env.NODE_OPTIONS, layout.preload);
+  if (layout.python) out.PYTHONPATH = withSitecustomize(env.PYTHONPATH, layout.python);
   // bash skips BASH_ENV — and reads ~/.bashrc instead — when its stdin is a socket and it believes
   // it is a top-level shell (SHLVL unset or 0): its "started by sshd/rshd" heuristic. A harness
   // written in Node gives its children socketpairs as pipes, so a `bash -c` it starts would run
@@ -123,7 +126,8 @@ export function startRun(command: string[], opts: RunOptions, ctx: CommandContex
   const base = checkerBase(ctx.env);
   const checker = base === null ? null : { dir: newCheckerDir(base), owner: process.pid };
   const preload = preloadOrWarn(layout, (w) => ctx.io.stderr(`agent-guard run: warning: ${w}\n`));
-  const env = guardEnv(ctx.env, { ...layout, preload }, node, session, checker);
+  const python = pythonGuardOrWarn(layout, (w) => ctx.io.stderr(`agent-guard run: warning: ${w}\n`));
+  const env = guardEnv(ctx.env, { ...layout, preload, python }, node, session, checker);
 
   let child: import('node:child_process').ChildProcess;
   try {

@@ -6,7 +6,8 @@
 // BASH_ENV and ZDOTDIR with the user's previous values kept in AGENT_GUARD_USER_BASH_ENV and
 // AGENT_GUARD_USER_ZDOTDIR), names the shell's warm checker (AGENT_GUARD_CHECKER, and
 // AGENT_GUARD_CHECKER_OWNER=$$: it ends with the shell), puts the shim directory first on PATH and
-// the Node preload first in NODE_OPTIONS (once, however often it is eval'd) and sources the guard
+// the Node preload first in NODE_OPTIONS and the Python guard first on PYTHONPATH (once, however often
+// it is eval'd) and sources the guard
 // for the current interactive shell. Absolute paths are baked in.
 // The shims of a package or a checkout are (re)written into the per-user data directory first
 // (src/shell/layout.ts).
@@ -21,6 +22,7 @@ import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, 
 import { writeShims } from '../shell/shims.js';
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
 import { withPreload } from '../runtime/node-options.js';
+import { pythonGuardOrWarn, withSitecustomize } from '../runtime/python-path.js';
 
 export const SHELLS = ['bash', 'zsh'] as const;
 export type InitShell = (typeof SHELLS)[number];
@@ -58,7 +60,7 @@ export function sq(s: string): string {
  *  `agent-guard run` keeps the run's). Pure: no file access. */
 export function renderSnippet(
   shell: InitShell,
-  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'guardZsh' | 'zdotdir'> & { preload?: string | null },
+  layout: Pick<Layout, 'bundle' | 'shimDir' | 'guardBash' | 'guardZsh' | 'zdotdir'> & { preload?: string | null; python?: string | null },
   node: string,
   env: Env,
   checkerDir: string | null = null,
@@ -93,6 +95,8 @@ export function renderSnippet(
   if (newPath !== env.PATH) lines.push(`export PATH=${sq(newPath)}`);
   // NODE_OPTIONS: the Node deletion guard first, the user's options after it.
   if (layout.preload) set('NODE_OPTIONS', withPreload(env.NODE_OPTIONS, layout.preload));
+  // PYTHONPATH: the Python deletion guard's sitecustomize first, the user's entries after it.
+  if (layout.python) set('PYTHONPATH', withSitecustomize(env.PYTHONPATH, layout.python));
   if (shell === 'bash') {
     // guard.bash chains a DEBUG trap set before it; inside a sourced file bash hides that trap, so
     // it is taken here (the protocol documented in shell/guard.bash). Sourcing twice is a no-op.
@@ -143,6 +147,7 @@ export function runShellInit(shell: string | undefined, opts: ShellInitOptions, 
   }
   const preload = preloadOrWarn(layout, (w) => ctx.io.stderr(`agent-guard shell-init: warning: ${w}\n`));
   const base = ctx.env[CHECKER_ENV.dir] ? null : checkerBase(ctx.env);
-  ctx.io.stdout(renderSnippet(shell as InitShell, { ...layout, preload }, node, ctx.env, base === null ? null : newCheckerDir(base)));
+  const python = pythonGuardOrWarn(layout, (w) => ctx.io.stderr(`agent-guard shell-init: warning: ${w}\n`));
+  ctx.io.stdout(renderSnippet(shell as InitShell, { ...layout, preload, python }, node, ctx.env, base === null ? null : newCheckerDir(base)));
   return 0;
 }

@@ -1,7 +1,9 @@
 // What a program's own deletion needs no decision for (docs/interpreters.md, "The rule"): the checks
 // that read a few stats and no policy, shared by the Node preload (which runs them before it loads
 // anything) and by runtimeDelete (src/runtime/delete.ts, which every runtime guard reaches). When one
-// of them holds, the real function runs as it is; otherwise the policy decides.
+// of them holds, the real function runs as it is; otherwise the policy decides. The Python guard
+// keeps a copy in Python (src/runtime/python/agent-guard-delete.py, pass_through), so that a Python
+// program's own churn starts no process; tests/runtime/python-churn.test.ts keeps the two in step.
 //
 // Only node:fs and node:path, taken with process.getBuiltinModule: this module is bundled into the
 // preload, which every Node start pays for, and an `import` of a builtin costs a copy of its exports
@@ -55,6 +57,8 @@ export type PassReason =
   | 'own'
   /** Below a `node_modules` directory: the package manager's territory, installed from a lockfile. */
   | 'node_modules'
+  /** Below a `site-packages` or `dist-packages` directory: Python's installed packages (pip, uv). */
+  | 'site-packages'
   /** Inside a package manager's cache or store (packageCaches). */
   | 'package-cache';
 
@@ -133,12 +137,16 @@ export function physicalEntry(abs: string): string | null {
  *  npm (`$npm_config_cache`, else `~/.npm`), yarn (`$YARN_CACHE_FOLDER`, `$YARN_GLOBAL_FOLDER`, else
  *  `~/.yarn/berry` and `~/.cache/yarn`), pnpm (`$npm_config_store_dir`, else `~/.local/share/pnpm/store`,
  *  `~/.pnpm-store`, `~/.cache/pnpm`), bun (`$BUN_INSTALL_CACHE_DIR`, else `~/.bun/install/cache`),
- *  node-gyp (`~/.cache/node-gyp`, `~/.node-gyp`). */
+ *  node-gyp (`~/.cache/node-gyp`, `~/.node-gyp`), pip (`$PIP_CACHE_DIR`, else `$XDG_CACHE_HOME/pip`,
+ *  else `~/.cache/pip`), uv (`$UV_CACHE_DIR`, else `$XDG_CACHE_HOME/uv`, else `~/.cache/uv`).
+ *  The Python guard keeps a copy of this list (src/runtime/python/agent-guard-delete.py). */
 export function packageCaches(env: DeleteRequest['env']): string[] {
   const abs = (v: string | undefined): string | null => (v && path.isAbsolute(v) ? v : null);
   const home = abs(env.HOME);
   const inHome = (...rel: string[]): string[] => (home ? rel.map((r) => path.join(home, r)) : []);
   const first = (set: string | null, ...fallback: string[]): string[] => (set ? [set] : inHome(...fallback));
+  const xdg = abs(env.XDG_CACHE_HOME);
+  const cache = (set: string | null, name: string): string[] => (set ? [set] : xdg ? [path.join(xdg, name)] : inHome(`.cache/${name}`));
   return [
     ...first(abs(env.npm_config_cache ?? env.NPM_CONFIG_CACHE), '.npm'),
     ...first(abs(env.YARN_CACHE_FOLDER), '.cache/yarn'),
@@ -146,6 +154,8 @@ export function packageCaches(env: DeleteRequest['env']): string[] {
     ...first(abs(env.npm_config_store_dir ?? env.NPM_CONFIG_STORE_DIR), '.local/share/pnpm/store', '.pnpm-store', '.cache/pnpm'),
     ...first(abs(env.BUN_INSTALL_CACHE_DIR), '.bun/install/cache'),
     ...inHome('.cache/node-gyp', '.node-gyp'),
+    ...cache(abs(env.PIP_CACHE_DIR), 'pip'),
+    ...cache(abs(env.UV_CACHE_DIR), 'uv'),
   ];
 }
 
@@ -165,12 +175,14 @@ function realCache(dir: string): string | null {
   }
 }
 
-/** The package managers' territory: below a `node_modules` directory, or inside a package manager's
- *  cache (never the directory itself). Judged on the physical entry, so a link named node_modules/x
- *  that leads elsewhere counts where the removal lands: the link itself. */
-export function territoryOf(physical: string, env: DeleteRequest['env']): 'node_modules' | 'package-cache' | null {
-  const parts = physical.split('/');
-  if (parts.slice(0, -1).includes('node_modules')) return 'node_modules';
+/** The package managers' territory: below a `node_modules`, `site-packages` or `dist-packages`
+ *  directory, or inside a package manager's cache (never the directory itself). Judged on the physical
+ *  entry, so a link named node_modules/x that leads elsewhere counts where the removal lands: the link
+ *  itself. */
+export function territoryOf(physical: string, env: DeleteRequest['env']): 'node_modules' | 'site-packages' | 'package-cache' | null {
+  const parents = physical.split('/').slice(0, -1);
+  if (parents.includes('node_modules')) return 'node_modules';
+  if (parents.includes('site-packages') || parents.includes('dist-packages')) return 'site-packages';
   for (const dir of packageCaches(env)) {
     const real = realCache(dir);
     if (real !== null && within(physical, real)) return 'package-cache';

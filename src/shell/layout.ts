@@ -12,8 +12,8 @@
 // upgrade and often belongs to root): their shims are rendered into a per-user directory,
 // `$XDG_DATA_HOME/agent-guard/<hash of the bundle path>/shims` (userShimDir), by run and shell-init.
 //
-// The other bundles of scripts/build.mjs (the MCP server, the Node preload) lie beside the main one:
-// lib/ or dist/.
+// The other bundles of scripts/build.mjs (the MCP server, the Node preload) and the Python guard's
+// directory lie beside the main one: lib/ or dist/.
 //
 // The functions take explicit paths: `__filename` exists in the CJS bundle only (runningBundle()).
 import fs from 'node:fs';
@@ -22,6 +22,7 @@ import path from 'node:path';
 import type { Env } from '../config.js';
 import { renderShim, SHIM_MARKER, SHIM_NAMES, writeShims, type ShimName } from './shims.js';
 import { PRELOAD_NAME } from '../runtime/node-options.js';
+import { PYTHON_DIR_NAME } from '../runtime/python-path.js';
 
 /** The bundle's file name, in lib/ (installed) or dist/ (package, checkout). */
 export const BUNDLE_NAME = 'agent-guard.cjs';
@@ -41,6 +42,9 @@ export interface Layout {
   /** The Node preload (NODE_OPTIONS=--require …), beside the bundle: it loads the bundle from its own
    *  directory (docs/interpreters.md). Not checked by layoutOf: without it Node runs unguarded. */
   preload: string;
+  /** The Python guard's directory (sitecustomize.py; PYTHONPATH), beside the bundle
+   *  (docs/interpreters.md). Not checked by layoutOf: without it Python runs unguarded. */
+  python: string;
   /** The shim template the shims are rendered from. */
   template: string;
   /** The directory holding guard.bash, guard.zsh and zsh/. */
@@ -112,6 +116,7 @@ export function installLayout(prefix: string): Layout {
     root,
     bundle: path.join(root, 'lib', BUNDLE_NAME),
     preload: path.join(root, 'lib', PRELOAD_NAME),
+    python: path.join(root, 'lib', PYTHON_DIR_NAME),
     template: path.join(root, 'lib', 'shim.sh'),
     shellDir,
     guardBash: path.join(shellDir, 'guard.bash'),
@@ -142,6 +147,7 @@ export function distLayout(rootDir: string, env: Env, bundle = path.join(path.re
     root,
     bundle: abs,
     preload: path.join(path.dirname(abs), PRELOAD_NAME),
+    python: path.join(path.dirname(abs), PYTHON_DIR_NAME),
     template: path.join(root, 'shims', 'shim.sh'),
     shellDir,
     guardBash: path.join(shellDir, 'guard.bash'),

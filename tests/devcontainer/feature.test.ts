@@ -301,6 +301,10 @@ describeSandboxed('devcontainer feature install.sh', () => {
     const doctor = session(w, [path.join(w.prefix, 'bin/agent-guard'), 'doctor', '--json']);
     const checks = JSON.parse(doctor.stdout).checks as { id: string; status: string }[];
     expect(checks.find((c) => c.id === 'shims.dir')?.status).toBe('ok');
+    // The Python guard is packaged and installed with the rest.
+    for (const f of ['sitecustomize.py', 'agent-guard-delete.py']) {
+      expect(fs.readFileSync(path.join(w.prefix, 'lib/agent-guard-python', f)).equals(fs.readFileSync(path.join(out, 'dist/agent-guard-python', f))), f).toBe(true);
+    }
   });
 
   itSandboxed('without the agent-guard sources: exit 1, nothing written', () => {

@@ -12,6 +12,10 @@ export const REPO = path.resolve(import.meta.dirname, '../..');
 export const BATCH = path.join(REPO, 'tests/helpers/batch.mjs');
 export const NODE = process.execPath;
 export const BASE_PATH = [...new Set([path.dirname(NODE), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
+/** The python3 the worlds' commands find on BASE_PATH (null: none; the Python guard's tests skip). */
+export const PYTHON: string | null = spawnSync('sh', ['-c', 'command -v python3'], { env: { PATH: BASE_PATH }, encoding: 'utf8' }).stdout.trim() || null;
+/** The Python guard's directory in the build (PYTHONPATH). */
+export const PYTHON_GUARD = path.join(REPO, 'dist/agent-guard-python');
 
 export interface World {
   /** The sandbox's writable area (every world lives in it). */

@@ -183,6 +183,8 @@ describeSandboxed('the npm package', () => {
         'package/dist/agent-guard-mcp.cjs',
         'package/dist/agent-guard-preload.cjs',
         'package/dist/agent-guard.cjs',
+        'package/dist/agent-guard-python/agent-guard-delete.py',
+        'package/dist/agent-guard-python/sitecustomize.py',
         'package/install.sh',
         'package/package.json',
         'package/shell/guard.bash',

@@ -26,6 +26,8 @@ const INSTALLED_FILES = [
   'shell/guard.bash',
   'shell/guard.zsh',
   ...ZFILES.map((z) => `shell/zsh/${z}`),
+  'lib/agent-guard-python/sitecustomize.py',
+  'lib/agent-guard-python/agent-guard-delete.py',
   ...SHIM_NAMES.map((n) => `shims/${n}`),
   'shims/.agent-guard-shims',
 ];
@@ -40,6 +42,7 @@ const DOCTOR_IDS = [
   'hook.zdotdir',
   'hook.env',
   'node.preload',
+  'python.sitecustomize',
   ...['claude', 'codex', 'gemini', 'copilot'].map((h) => `harness.${h}`),
   ...['mcp', 'instructions'].flatMap((p) => ['claude', 'codex', 'gemini', 'copilot'].map((h) => `${p}.${h}`)),
   'quarantine.writable',
@@ -124,6 +127,7 @@ describeSandboxed('install.sh', () => {
     same('lib/agent-guard.cjs', 'dist/agent-guard.cjs');
     same('lib/agent-guard-mcp.cjs', 'dist/agent-guard-mcp.cjs');
     same('lib/agent-guard-preload.cjs', 'dist/agent-guard-preload.cjs');
+    for (const f of ['sitecustomize.py', 'agent-guard-delete.py']) same(`lib/agent-guard-python/${f}`, `dist/agent-guard-python/${f}`);
     same('lib/shim.sh', 'shims/shim.sh');
     same('shell/guard.bash', 'shell/guard.bash');
     same('shell/guard.zsh', 'shell/guard.zsh');
@@ -142,7 +146,7 @@ describeSandboxed('install.sh', () => {
     expect(fs.readFileSync(path.join(prefix, 'bin/agent-guard'), 'utf8')).toContain(`exec '${node}' '${prefix}/lib/agent-guard.cjs' "$@"`);
 
     const list = lines(fs.readFileSync(path.join(prefix, '.agent-guard-install'), 'utf8')).filter((l) => !l.startsWith('#'));
-    expect(list).toEqual([...INSTALLED_FILES.map((f) => `f ${f}`), 'd shell/zsh', 'd shell', 'd shims', 'd lib', 'd bin', 'd .']);
+    expect(list).toEqual([...INSTALLED_FILES.map((f) => `f ${f}`), 'd shell/zsh', 'd shell', 'd shims', 'd lib/agent-guard-python', 'd lib', 'd bin', 'd .']);
 
     // The launcher runs the installed bundle.
     const v = sbx(w, [path.join(prefix, 'bin/agent-guard'), '--version']);
@@ -186,6 +190,12 @@ describeSandboxed('install.sh', () => {
     // 2. Nothing of the user's: the prefix itself goes (install.sh created it).
     const p2 = path.join(w.dir, 'p2');
     expect(install(w, p2).exitCode).toBe(0);
+    // With the bytecode a Python under the guard wrote beside it (not in the list: named by version).
+    if (has('python3')) {
+      const py = sbx(w, ['python3', '-c', "import sys; print('_agent_guard' in sys.modules)"], { env: { PYTHONPATH: path.join(p2, 'lib/agent-guard-python') } });
+      expect([py.stdout, py.stderr]).toEqual(['True\n', '']);
+      expect(fs.readdirSync(path.join(p2, 'lib/agent-guard-python/__pycache__')).length).toBe(2);
+    }
     expect(install(w, p2, ['--uninstall']).exitCode).toBe(0);
     expect(fs.existsSync(p2)).toBe(false);
 
@@ -554,7 +564,7 @@ describeSandboxed('doctor', () => {
       expect(c.fix === null).toBe(c.status === 'ok');
     }
     expect(withStatus(d, 'fail')).toEqual(['path.shims-first']);
-    expect(withStatus(d, 'warn')).toEqual(['hook.bash-env', 'hook.zdotdir', 'node.preload']);
+    expect(withStatus(d, 'warn')).toEqual(['hook.bash-env', 'hook.zdotdir', 'node.preload', 'python.sitecustomize']);
     // The shim dir on PATH but not first.
     const late = doctor(w, [ag], { env: { PATH: `/usr/bin:${sharedInstall().shims}:${BASE_PATH}` } });
     expect(late.status['path.shims-first']).toBe('fail');
@@ -578,7 +588,7 @@ describeSandboxed('doctor', () => {
     expect(withStatus(d, 'fail').sort()).toEqual(
       ['shim.rm', 'shim.git', 'shim.find', 'real.rm', 'real.rmdir', 'real.unlink', 'real.find', 'quarantine.writable'].sort(),
     );
-    expect(withStatus(d, 'warn').sort()).toEqual(['hook.bash-env', 'hook.zdotdir', 'node.preload', 'real.git', 'real.shred'].sort());
+    expect(withStatus(d, 'warn').sort()).toEqual(['hook.bash-env', 'hook.zdotdir', 'node.preload', 'python.sitecustomize', 'real.git', 'real.shred'].sort());
     // A node that is not the one baked into the shims: every shim is stale.
     const otherNode = path.join(w.dir, 'bin', 'node');
     fs.mkdirSync(path.dirname(otherNode));
