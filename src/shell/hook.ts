@@ -19,6 +19,8 @@ import { explain } from '../engine.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import type { UndeterminableReason } from '../classifier/types.js';
 import { keptBy, notice } from '../notice.js';
+import { PYTHON_DIR_NAME } from '../runtime/python-path.js';
+import { parseNodeOptions, PRELOAD_NAME, requiredFiles } from '../runtime/node-options.js';
 import { settleAsk, type AskPolicy } from '../grants/settle.js';
 
 export interface HookInput {
@@ -119,6 +121,22 @@ function reachesShim(o: OpResult): boolean {
   return false;
 }
 
+/** A Python or Node program whose own deletion calls the runtime guard decides and compensates when
+ *  they happen, on the real paths (`run` and `shell-init` put the Node preload in NODE_OPTIONS and
+ *  the Python guard first on PYTHONPATH; the command inherits this environment). A deletion call read
+ *  in its code is left to it: relocating the target first would make the program's own call fail on
+ *  a missing path. What it hands to a shell is judged as before (a computed command line could name
+ *  a program by its path, past the shims). */
+function runtimeGuarded(program: string, env: Env): boolean {
+  const name = program.slice(program.lastIndexOf('/') + 1);
+  if (/^python(\d+(\.\d+)*)?$/.test(name)) {
+    const first = (env.PYTHONPATH ?? '').split(':')[0] ?? '';
+    return first.replace(/\/+$/, '').endsWith('/' + PYTHON_DIR_NAME);
+  }
+  if (name === 'node' || name === 'nodejs') return requiredFiles(parseNodeOptions(env.NODE_OPTIONS ?? '') ?? []).some((f) => f.endsWith('/' + PRELOAD_NAME));
+  return false;
+}
+
 /** Interpreters whose commands pass the hooks again when they run: `eval` and `source` in the same
  *  shell, and nested bash/zsh (BASH_ENV, the ZDOTDIR wrapper). `sh -c` (dash) reads neither. */
 const HOOKED = new Set(['eval', 'source', '.', 'bash', 'zsh']);
@@ -157,7 +175,10 @@ export interface TextInput {
  *  its concrete argv, cwd and disk; the hook again for the commands of a hooked interpreter? What
  *  the text already shows to be refused (a protected path, a force push, an unknown option) is not.
  *  `inner`: a literal text for an interpreter no hook sees (`sh -c '…'`), to be checked itself. */
-function leftToShims(o: OpResult, input: TextInput): boolean | 'inner' {
+function leftToShims(o: OpResult, input: TextInput, env: Env): boolean | 'inner' {
+  if (o.kind === 'fs-delete' && runtimeGuarded(o.program, env)) {
+    return o.decision === 'RELOCATE' || relocatesRegenerable(o) || SHAPES.has(o.code) || o.undeterminable !== undefined;
+  }
   if (reachesShim(o)) return o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || relocatesRegenerable(o) || SHAPES.has(o.code) || settledByArgv(o);
   if (o.kind === 'indirect' && o.inner) {
     if (input.hooked && HOOKED.has(o.program)) return true;
@@ -191,7 +212,7 @@ function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean; ask?: 
     // know (a variable, a glob, a list fed by stdin). What the text already shows to be refused
     // (a protected path, a force push) is refused here, earlier.
     const pending = r.ops.filter((o) => o.decision !== 'ALLOW' || relocatesRegenerable(o));
-    const left = pending.map((o) => leftToShims(o, input));
+    const left = pending.map((o) => leftToShims(o, input, env));
     let all = pending.length > 0 && left.every((l) => l !== false);
     // The literal texts of unhooked interpreters last, once the rest is known to be deferred: each
     // is decided (and compensated) as its own line, in the op's directory.
