@@ -9,7 +9,7 @@ import { EXIT, exitForDecision } from '../exit-codes.js';
 import { GuardError } from '../errors.js';
 import type { Mode } from '../policy/rules.js';
 import type { CommandContext } from '../context.js';
-import { decideLine, enforce } from '../enforce.js';
+import { decideLine, enforce } from '../enforce/index.js';
 import { chooseDialect, type Dialect } from '../dialect.js';
 import { grantNext, settleCheck } from '../grants/settle.js';
 

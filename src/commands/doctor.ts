@@ -7,13 +7,13 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { loadConfig, type Env } from '../config.js';
 import { discoverWorkspace } from '../probe/index.js';
-import { findReal, isShimDir } from '../shell/realbin.js';
-import { HARNESSES, userDir, wiredHarnesses, type Wired } from '../adapters/install.js';
-import { codexHookHash, codexHookKey, readHookStates, trustStatus, type TrustStatus } from '../adapters/codex-trust.js';
-import { geminiFolderTrust } from '../adapters/gemini-trust.js';
-import { currentLayout, hasMarker, INSTALL_HINT, KIND_NAME, sameFile, shimFiles, type Layout } from '../shell/layout.js';
-import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
-import { toolManagersOnPath } from '../shell/toolmanagers.js';
+import { findReal, isShimDir } from '../probe/realbin.js';
+import { HARNESSES, userDir, wiredHarnesses, type Wired } from '../harness/install.js';
+import { codexHookHash, codexHookKey, readHookStates, trustStatus, type TrustStatus } from '../harness/codex-trust.js';
+import { geminiFolderTrust } from '../harness/gemini-trust.js';
+import { currentLayout, hasMarker, INSTALL_HINT, KIND_NAME, sameFile, shimFiles, type Layout } from '../layout.js';
+import { SHIM_NAMES, type ShimName } from '../shims/render.js';
+import { toolManagersOnPath } from '../shell-hooks/toolmanagers.js';
 import { partChecks } from './agent-parts.js';
 import { parseNodeOptions, requiredFiles } from '../runtime/node-options.js';
 
@@ -209,7 +209,7 @@ const HARNESS_SIGNS: Record<(typeof HARNESSES)[number], { bin: string; project: 
 };
 
 /** Codex runs a user or project hook only while its hash matches the `trusted_hash` stored for its
- *  position in config.toml (src/adapters/codex-trust.ts). */
+ *  position in config.toml (src/harness/codex-trust.ts). */
 function codexTrustCheck(w: Wired[], codexDir: string): Check {
   const file = path.join(codexDir, 'config.toml');
   const fix = 'start codex and choose "Trust all and continue" when it lists the hook (or trust it in its hooks view)';

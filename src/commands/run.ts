@@ -19,7 +19,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { Env } from '../config.js';
-import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, prependPath, type Layout } from '../shell/layout.js';
+import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, prependPath, type Layout } from '../layout.js';
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
 import { stopChecker } from '../checker/start.js';
 import { withPreload } from '../runtime/node-options.js';

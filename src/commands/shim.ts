@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../config.js';
-import { formatDirective, shim } from '../shell/shim.js';
-import { hookShell } from '../shell/hook.js';
+import { formatDirective, shim } from '../shims/checker.js';
+import { hookShell } from '../shell-hooks/checker.js';
 import { askTty } from '../tty.js';
-import { runningBundle } from '../shell/layout.js';
+import { runningBundle } from '../layout.js';
 import { ensureChecker } from '../checker/start.js';
 import type { IO } from '../context.js';
 

@@ -1,5 +1,5 @@
 // `agent-guard uninstall [--json]`: removes what this agent-guard wrote for the user outside its own
-// directory, the per-user shims of a package or a checkout (src/shell/layout.ts), so that
+// directory, the per-user shims of a package or a checkout (src/layout.ts), so that
 // `npm uninstall -g agent-guard` afterwards leaves nothing behind but the quarantines
 // (docs/distribution.md). Only the files agent-guard writes there are removed, then the directories
 // if they are empty. It refuses inside a guarded environment: the shells and agents that have those
@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { wiredHarnesses } from '../adapters/install.js';
-import { currentLayout, INSTALL_HINT, sameFile, userDataDir } from '../shell/layout.js';
-import { SHIM_MARKER, SHIM_NAMES } from '../shell/shims.js';
+import { wiredHarnesses } from '../harness/install.js';
+import { currentLayout, INSTALL_HINT, sameFile, userDataDir } from '../layout.js';
+import { SHIM_MARKER, SHIM_NAMES } from '../shims/render.js';
 
 interface UninstallOptions {
   json?: boolean;

@@ -11,7 +11,7 @@
 // and compensated like any SAFE decision: a BLOCK from any other rule still refuses it.
 import type { Config } from '../config.js';
 import type { CheckResult } from '../engine.js';
-import { decideLine, enforce } from '../enforce.js';
+import { decideLine, enforce } from '../enforce/index.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import { askOnTty, tellTty, visible, type AskOptions, type TtyAnswer } from '../tty.js';
 import { auditGrant, grantStore, recordRequest, REQUEST_TTL_MS, takeGrant } from './store.js';

@@ -2,7 +2,7 @@
 // grants with `agent-guard allow <id>` (docs/grants.md) — the same request a refusal records, with
 // the agent's reason beside it. It never grants: a BLOCK is refused, a SAFE line needs nothing.
 import { loadConfig, type Env } from '../config.js';
-import { decideLine } from '../enforce.js';
+import { decideLine } from '../enforce/index.js';
 import { grantNext } from '../grants/settle.js';
 import { auditGrant, grantStore, recordRequest } from '../grants/store.js';
 import { redact } from '../recovery/redact.js';

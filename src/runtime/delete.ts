@@ -12,7 +12,7 @@ import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { quoteArgv } from '../classifier/index.js';
 import { explain, type CheckResult } from '../engine.js';
-import { decideLine, enforce } from '../enforce.js';
+import { decideLine, enforce } from '../enforce/index.js';
 import { keptBy, notice } from '../notice.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import { joinCwd, passThrough, type DeleteRequest, type PassReason } from './churn.js';

@@ -1,11 +1,11 @@
 // One decision for every entry point (check, the shims, the shell hooks): decide, narrowed by the
 // session's stored mode, then — when enforcing — compensate and audit. An entry point differs only
 // in how it reads its input and reports the result.
-import type { Config } from './config.js';
-import { decide, type CheckResult } from './engine.js';
-import type { Mode } from './policy/rules.js';
-import { audit, compensate } from './recovery/compensate.js';
-import { readMode } from './recovery/mode.js';
+import type { Config } from '../config.js';
+import { decide, type CheckResult } from '../engine.js';
+import type { Mode } from '../policy/rules.js';
+import { audit, compensate } from './compensate.js';
+import { readMode } from '../recovery/mode.js';
 
 export interface DecideLine {
   text: string;

@@ -8,12 +8,12 @@
 import type { Config } from '../config.js';
 import { explain, type CheckResult, type Compensation, type OpResult } from '../engine.js';
 import { gitRunner, isIgnoredPath } from '../probe/git.js';
-import { auditPath, byFilesystem, ensureQuarantine, relocate } from './quarantine.js';
-import { inAnyQuarantine, relocateByPlace } from './places.js';
-import { appendRecord } from './records.js';
-import { redact } from './redact.js';
-import { snapshot } from './snapshot.js';
-import { display } from './bpath.js';
+import { auditPath, byFilesystem, ensureQuarantine, relocate } from '../recovery/quarantine.js';
+import { inAnyQuarantine, relocateByPlace } from '../recovery/places.js';
+import { appendRecord } from '../recovery/records.js';
+import { redact } from '../recovery/redact.js';
+import { snapshot } from '../recovery/snapshot.js';
+import { display } from '../recovery/bpath.js';
 
 const RELOCATING = new Set(['RELOCATE_TREE', 'RELOCATE_PATHS', 'RELOCATE_NARROW', 'RELOCATE_VIA_CLEAN_ENUMERATE', 'RELOCATE_SCRATCH', 'RELOCATE_GIT_LOCK']);
 

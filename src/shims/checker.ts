@@ -12,7 +12,7 @@ import path from 'node:path';
 import { loadConfig, type Env } from '../config.js';
 import { quoteArgv } from '../classifier/index.js';
 import { explain, type CheckResult } from '../engine.js';
-import { decideLine, enforce } from '../enforce.js';
+import { decideLine, enforce } from '../enforce/index.js';
 import { EXIT } from '../exit-codes.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import { gitRunner, isIgnoredPath, unreachableFromRefs, worktreeList } from '../probe/git.js';
@@ -20,13 +20,13 @@ import { physicalBytes, physicalOf, realpathLoose } from '../probe/fs.js';
 import { discoverWorkspace } from '../probe/index.js';
 import { relocate } from '../recovery/quarantine.js';
 import { relocateByPlace, type PlacedRelocation, type PlacedTarget } from '../recovery/places.js';
-import { leftToDelete, needsCompensation, relocateRegenerable } from '../recovery/compensate.js';
+import { leftToDelete, needsCompensation, relocateRegenerable } from '../enforce/compensate.js';
 import { isWithin } from '../classifier/paths.js';
 import { recordRefs, type DroppedRefs } from '../recovery/snapshot.js';
 import { redact } from '../recovery/redact.js';
 import { appendRecord } from '../recovery/records.js';
 import { auditPath } from '../recovery/quarantine.js';
-import { parseFindArgs, planFindDelete } from './find.js';
+import { parseFindArgs, planFindDelete } from './find-plan.js';
 import { keptBy, notice } from '../notice.js';
 
 export interface ShimIO {

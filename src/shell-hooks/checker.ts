@@ -12,8 +12,8 @@
 // refused when not, and what no shim can see (the compound shapes of the line) is refused here.
 import { loadConfig, type Env } from '../config.js';
 import { type CheckResult, type OpResult } from '../engine.js';
-import { decideLine, enforce } from '../enforce.js';
-import { needsCompensation, relocatesRegenerable } from '../recovery/compensate.js';
+import { decideLine, enforce } from '../enforce/index.js';
+import { needsCompensation, relocatesRegenerable } from '../enforce/compensate.js';
 import { EXIT } from '../exit-codes.js';
 import { explain } from '../engine.js';
 import type { ReasonCode } from '../policy/reasons.js';
@@ -34,7 +34,7 @@ export interface HookContext {
   io: { stderr(s: string): void };
 }
 
-/** The programs with a shim (src/shell/shims.ts). */
+/** The programs with a shim (src/shims/render.ts). */
 const SHIMMED = new Set(['rm', 'rmdir', 'unlink', 'shred', 'git', 'find']);
 
 /** Refusals that the concrete argv settles: the shims decide these. */

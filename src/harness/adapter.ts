@@ -12,7 +12,7 @@
 //   unreadable input, no command,    exit 2 + reason on stderr                      deny on stdout,      exit 2 + reason
 //   internal error                   (the status these harnesses block on)          exit 0
 //   agent-guard cannot start at all  the same, from the fallback written after the hook command
-//                                    (src/adapters/install.ts fallbackOf)
+//                                    (src/harness/install.ts fallbackOf)
 //
 // Printing nothing for a command that may run keeps the user's own permission settings in force
 // (an explicit "allow" would skip them). Claude asks its user. Codex has no "ask" (0.171.0 takes it
@@ -24,7 +24,7 @@
 // decided with the directory unknown: relative targets are refused, or left to the shims.
 import path from 'node:path';
 import type { Env } from '../config.js';
-import { checkText, type TextVerdict } from '../shell/hook.js';
+import { checkText, type TextVerdict } from '../shell-hooks/checker.js';
 
 import { copilotDeny, HARNESSES, type Harness } from './answers.js';
 
