@@ -1,4 +1,4 @@
-// planFindDelete (src/shims/find-plan.ts): parsing and refusals, in process (nothing is deleted; the
+// planFindDelete (src/shims/find-plan.ts, find-args.ts, find-tree.ts): parsing and refusals, in process (nothing is deleted; the
 // quarantine case lets the real find enumerate a temp tree, read-only). The equivalence with the real
 // GNU find is in find.test.ts (sandbox).
 import fs from 'node:fs';
