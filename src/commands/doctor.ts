@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { loadConfig, type Env } from '../config.js';
-import { discoverWorkspace } from '../probe/index.js';
+import { discoverWorkspace } from '../workspace.js';
 import { findReal, isShimDir } from '../probe/realbin.js';
 import { HARNESSES, userDir, wiredHarnesses, type Wired } from '../harness/install.js';
 import { codexHookHash, codexHookKey, readHookStates, trustStatus, type TrustStatus } from '../harness/codex-trust.js';

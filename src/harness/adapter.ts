@@ -24,7 +24,7 @@
 // decided with the directory unknown: relative targets are refused, or left to the shims.
 import path from 'node:path';
 import type { Env } from '../config.js';
-import { checkText, type TextVerdict } from '../shell-hooks/checker.js';
+import { checkText, type TextVerdict } from '../enforce/text.js';
 
 import { copilotDeny, HARNESSES, type Harness } from './answers.js';
 
