@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { loadConfig, type Env } from '../config.js';
+import { loadConfig, sessionVars, type Env } from '../config.js';
 import { discoverWorkspace } from '../workspace.js';
 import { findReal, isShimDir } from '../probe/realbin.js';
 import { HARNESSES, userDir, wiredHarnesses, type Wired } from '../harness/install.js';
@@ -153,7 +153,8 @@ function hookChecks(layout: Layout, env: Env): Check[] {
   // The hooks call "$AGENT_GUARD_NODE" "$AGENT_GUARD_BUNDLE": broken values make them refuse.
   if (bash.ours || zsh.ours) {
     const problems: string[] = [];
-    const nodeVar = env.AGENT_GUARD_NODE ?? '';
+    const vars = sessionVars(env);
+    const nodeVar = vars.node ?? '';
     let nodeOk = false;
     try {
       nodeOk = path.isAbsolute(nodeVar) && fs.statSync(nodeVar).isFile();
@@ -162,9 +163,9 @@ function hookChecks(layout: Layout, env: Env): Check[] {
       nodeOk = false;
     }
     if (!nodeOk) problems.push(`AGENT_GUARD_NODE=${JSON.stringify(nodeVar)} is not an executable file`);
-    const bundleVar = env.AGENT_GUARD_BUNDLE ?? '';
+    const bundleVar = vars.bundle ?? '';
     if (!(bundleVar !== '' && sameFile(bundleVar, layout.bundle))) problems.push(`AGENT_GUARD_BUNDLE=${JSON.stringify(bundleVar)} is not ${layout.bundle}`);
-    const shimsVar = env.AGENT_GUARD_SHIMS;
+    const shimsVar = vars.shims;
     if (shimsVar === undefined) problems.push('AGENT_GUARD_SHIMS is not set');
     else if (shimsVar !== '' && !sameFile(shimsVar, layout.shimDir)) problems.push(`AGENT_GUARD_SHIMS=${JSON.stringify(shimsVar)} is not ${layout.shimDir}`);
     out.push(

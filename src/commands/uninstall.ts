@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { sessionVars } from '../config.js';
 import { wiredHarnesses } from '../harness/install.js';
 import { currentLayout, INSTALL_HINT, sameFile, userDataDir } from '../layout.js';
 import { SHIM_MARKER, SHIM_NAMES } from '../shims/render.js';
@@ -60,7 +61,8 @@ export function runUninstall(opts: UninstallOptions, ctx: CommandContext): numbe
   }
   const dir = layout.shimDir;
   const onPath = (ctx.env.PATH ?? '').split(':').some((e) => e === dir || (path.isAbsolute(e) && sameFile(e, dir)));
-  const guarding = ctx.env.AGENT_GUARD_SHIMS ? sameFile(ctx.env.AGENT_GUARD_SHIMS, dir) : false;
+  const shims = sessionVars(ctx.env).shims;
+  const guarding = shims ? sameFile(shims, dir) : false;
   if (onPath || guarding) {
     return fail(`refusing inside a guarded environment: ${dir} is ${onPath ? 'on PATH' : 'AGENT_GUARD_SHIMS'} here. Take the 'agent-guard shell-init' line out of your rc file, then run this in a new shell (not under 'agent-guard run')`);
   }

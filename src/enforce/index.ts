@@ -12,6 +12,8 @@ import { compensate, type Step } from './compensate.js';
 
 export { leftToDelete, needsCompensation, planOf, relocatesRegenerable, type Step } from './compensate.js';
 export type { Via } from './audit.js';
+export type { PlacedTarget } from '../recovery/places.js';
+export type { DroppedRefs } from '../recovery/snapshot.js';
 
 export interface DecideLine {
   text: string;

@@ -6,10 +6,9 @@
 import path from 'node:path';
 import { gitSubcommandIndex } from '../classifier/index.js';
 import type { CheckResult } from '../engine.js';
-import { planOf, type Step } from '../enforce/index.js';
+import { planOf, type DroppedRefs, type Step } from '../enforce/index.js';
 import { gitRunner, unreachableFromRefs, worktreeList } from '../probe/git.js';
 import { realpathLoose } from '../probe/fs.js';
-import type { DroppedRefs } from '../recovery/snapshot.js';
 import { keptBy, notice } from '../notice.js';
 import { quarantinePlace, workspaceAt } from '../workspace.js';
 import { decideArgv, enforceShim, exit, refuse, run, type Decided, type Directive, type ShimContext } from './directive.js';
