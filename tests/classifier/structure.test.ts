@@ -105,6 +105,11 @@ describe('structure of src/', () => {
     ['runtime/', ['recovery/', 'commands/', 'shims/', 'shell-hooks/', 'harness/']],
   ];
 
+  it('names only folders and files that exist (a rename cannot make a layer rule vacuous)', () => {
+    const names = [...new Set(LAYERS.flatMap(([from, never]) => [from, ...never]))];
+    expect(names.filter((n) => ![...graph.keys()].some((f) => f.startsWith(n)))).toEqual([]);
+  });
+
   it.each(LAYERS)('%s never imports %j', (from, never) => {
     const crossing = [...graph].flatMap(([f, deps]) => (f.startsWith(from) ? deps.filter((d) => never.some((n) => d.startsWith(n))).map((d) => `${f} -> ${d}`) : []));
     expect(crossing).toEqual([]);
