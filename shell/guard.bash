@@ -215,7 +215,7 @@ __agent_guard_varprog() {
 }
 
 # Names whose builtin would take a command past the shims or break the hook: the same list as
-# GUARDED_BUILTINS in src/shell/hook.ts (tests/shell/tamper.test.ts keeps them in step).
+# GUARDED_BUILTINS in src/enforce/tamper.ts (tests/shell/tamper.test.ts keeps them in step).
 __agent_guard_guarded='@(rm|rmdir|unlink|shred|git|find|srm|wipe|xargs|parallel|mv|cp|truncate|rsync|enable|builtin|command|trap|shopt|set|unset|local|return|exit|kill|printf|eval|source|.|declare|typeset|history|hash|type|exec|bash|sh|zsh|env|sudo|node)'
 
 # $1 is an `enable` command: returns 0 when every builtin it names is a plain name outside

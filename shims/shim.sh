@@ -1,6 +1,6 @@
 #!/bin/sh
 # agent-guard-shim v1
-# Generated from shims/shim.sh by writeShims (src/shell/shims.ts); edits here are overwritten.
+# Generated from shims/shim.sh by writeShims (src/shims/render.ts); edits here are overwritten.
 # POSIX sh, run by dash, bash and zsh. The fast path starts no process and no subshell; the slow
 # path asks the session's warm checker (builtins only), else starts the checker (Node).
 # docs/shims.md explains every step.

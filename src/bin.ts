@@ -71,7 +71,7 @@ function runMain(): void {
   const fast = parseCheckFast(argv);
   if (argv[0] === 'hook' && argv[1] !== 'install') {
     // A harness's pre-tool hook: any failure is exit 2 (every harness treats 2 as a block).
-    lazily(import('./commands/hook.js'), ({ runHookCommand }) => runHookCommand(argv.slice(1), process.env, process.cwd(), io), 2);
+    lazily(import('./commands/harness-hook.js'), ({ runHookCommand }) => runHookCommand(argv.slice(1), process.env, process.cwd(), io), 2);
   } else if (argv[0] === 'shim' || argv[0] === 'hook-shell') {
     // The shims' and hooks' entry, without commander. Any failure is an exit status the caller
     // treats as a refusal (no directive for a shim; not 0/2/3 for a hook): fail closed.

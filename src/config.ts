@@ -1,4 +1,8 @@
-// The only module that reads the environment. Everything else receives a Config.
+// The only module that reads agent-guard's configuration from the environment: `loadConfig` (what a
+// decision needs), and the few settings read on their own (noticeEnabled, shimsFirst, sessionVars).
+// Everything else receives a Config. Read where they are written instead: the environment `run` and
+// `shell-init` build for their children, the warm checker's own variables (src/checker/place.ts
+// CHECKER_ENV) and the Node preload's start-up variables (its own bundle).
 import path from 'node:path';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -83,4 +87,26 @@ export function loadConfig(env: Env, cwd: string): Config {
  *  in Config: the shims and hooks ask only once something was kept. */
 export function noticeEnabled(env: Env): boolean {
   return env.AGENT_GUARD_NOTICE === '1';
+}
+
+/** The PATH shims are first on PATH: AGENT_GUARD_SHIMS names the directory `run` (or `shell-init`)
+ *  put there, and PATH still starts with it. Then what the shims will see concretely is left to
+ *  them by the text entry points (src/enforce/text.ts). */
+export function shimsFirst(env: Env): boolean {
+  const shims = env.AGENT_GUARD_SHIMS ?? '';
+  const p = env.PATH ?? '';
+  return shims !== '' && (p === shims || p.startsWith(`${shims}:`));
+}
+
+/** The variables `run` and `shell-init` set for a guarded session (docs/shims.md, docs/shell-hooks.md):
+ *  the node and the bundle the hooks call, the shim directory, the session id. `doctor` checks them. */
+export interface SessionVars {
+  node: string | undefined;
+  bundle: string | undefined;
+  shims: string | undefined;
+  session: string | undefined;
+}
+
+export function sessionVars(env: Env): SessionVars {
+  return { node: env.AGENT_GUARD_NODE, bundle: env.AGENT_GUARD_BUNDLE, shims: env.AGENT_GUARD_SHIMS, session: env.AGENT_GUARD_SESSION };
 }

@@ -21,8 +21,9 @@ export interface Kept {
 export function keptBy(r: CheckResult): Kept[] {
   return r.compensations.map((c) => ({
     txid: typeof c.txid === 'string' ? c.txid : null,
-    ...(Array.isArray(c.moved) ? { moved: c.moved as { origin: string }[] } : {}),
-    ...(typeof c.stash === 'string' ? { stash: c.stash } : {}),
+    ...('moved' in c ? { moved: c.moved, ...(c.strategy === 'copy' ? { copied: true } : {}) } : {}),
+    ...('stash' in c && c.stash !== null ? { stash: c.stash } : {}),
+    ...(c.strategy === 'refs' ? { refs: c.refs, stashes: c.stashes } : {}),
   }));
 }
 

@@ -48,7 +48,7 @@ describe('the rule table', () => {
   it('gives every policy code of the reference through some rule', () => {
     const fromRules = new Set(RULES.map((r) => r.code));
     fromRules.add('BLOCK_RESTRICTED_MODE'); // rule 8's refusal
-    const elsewhere = new Set(['RELOCATE_FAILED_STORAGE', 'COMPENSATION_FAILED', 'BLOCK_DIALECT_UNKNOWN', 'BLOCK_DIALECT_INVALID', 'BLOCK_INTERNAL_ERROR', 'BLOCK_GUARD_TAMPERING']); // the last one: the shell hooks (src/shell/hook.ts)
+    const elsewhere = new Set(['RELOCATE_FAILED_STORAGE', 'COMPENSATION_FAILED', 'BLOCK_DIALECT_UNKNOWN', 'BLOCK_DIALECT_INVALID', 'BLOCK_INTERNAL_ERROR', 'BLOCK_GUARD_TAMPERING']); // the last one: the text check (src/enforce/tamper.ts)
     for (const code of REASON_CODES) expect(fromRules.has(code) || elsewhere.has(code), code).toBe(true);
   });
 });

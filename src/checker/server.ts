@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Env } from '../config.js';
-import { formatDirective, shim } from '../shell/shim.js';
+import { formatDirective, shim } from '../shims/checker.js';
 import { CHECKER_ENV, FAILED_FILE, idleMs, isPrivateDir, liveServer, OWNER_FILE, ownerPid, processStart, SERVER_FILE, START_FILE } from './place.js';
 import { COLD, frames, parseDone, parseRequest, SLOTS, type Output } from './protocol.js';
 import { readClient } from './proc.js';

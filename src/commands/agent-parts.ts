@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandContext } from '../context.js';
 import type { Env } from '../config.js';
-import { HARNESSES, type Harness } from '../adapters/answers.js';
-import type { FileChange } from '../adapters/files.js';
-import { installInstructions, instructionsPath, instructionsWired, removeInstructions } from '../adapters/instructions.js';
-import { installMcp, mcpConfigPath, mcpWired, removeMcp, type PartsContext, type Scope, type ServerCommand } from '../adapters/mcp-config.js';
-import { currentLayout } from '../shell/layout.js';
+import { HARNESSES, type Harness } from '../harness/answers.js';
+import type { FileChange } from '../harness/files.js';
+import { installInstructions, instructionsPath, instructionsWired, removeInstructions } from '../harness/instructions.js';
+import { installMcp, mcpConfigPath, mcpWired, removeMcp, type PartsContext, type Scope, type ServerCommand } from '../harness/mcp-config.js';
+import { currentLayout } from '../layout.js';
 import { EXIT } from '../exit-codes.js';
 import { MCP_BUNDLE_NAME } from './mcp.js';
 

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { explain, SCHEMA_VERSION, type CheckResult } from '../engine.js';
+import { internalError, type CheckResult } from '../engine.js';
 import { quoteArgv, smellsDestructiveIn } from '../classifier/index.js';
 import { EXIT, exitForDecision } from '../exit-codes.js';
 import { GuardError } from '../errors.js';
 import type { Mode } from '../policy/rules.js';
 import type { CommandContext } from '../context.js';
-import { decideLine, enforce } from '../enforce.js';
+import { decideLine, enforce } from '../enforce/index.js';
 import { chooseDialect, type Dialect } from '../dialect.js';
 import { grantNext, settleCheck } from '../grants/settle.js';
 
@@ -101,8 +101,10 @@ export function parseCheckFast(argv: readonly string[]): { args: string[]; opts:
 }
 
 export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext): number {
+  const cwd = path.resolve(ctx.cwd, opts.cwd ?? '.');
+  const config = loadConfig(ctx.env, cwd);
   // An argv is quoted in the dialect it will be read in (an unusable selector is decided below).
-  const chosen = chooseDialect(opts.dialect, ctx.env.AGENT_GUARD_DIALECT);
+  const chosen = chooseDialect(opts.dialect, config.dialect);
   let text = '';
   const out = (r: CheckResult): void => {
     if (opts.json) ctx.io.stdout(JSON.stringify(r) + '\n');
@@ -113,9 +115,7 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
     if (args.length === 0) throw new GuardError('USAGE', 'check needs a command: agent-guard check -- "<command>"');
     text = commandText(args, chosen.ok ? chosen.dialect : 'posix');
     const mode = parseMode(opts.mode);
-    const cwd = path.resolve(ctx.cwd, opts.cwd ?? '.');
     if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new GuardError('BAD_CWD', `--cwd ${cwd} is not a directory`);
-    const config = loadConfig(ctx.env, cwd);
     let r = decideLine({ text, config, mode, ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}) });
     // An ASK under --enforce: a one-time grant for exactly this line runs it; else the refusal names one.
     if (opts.enforce) r = r.decision === 'ASK' ? settleCheck(r, text, config) : enforce(r, text, config);
@@ -125,21 +125,7 @@ export function runCheck(args: string[], opts: CheckOptions, ctx: CommandContext
     const message = err instanceof Error ? err.message : String(err);
     if (opts.enforce && smellsDestructiveIn(chosen.ok ? chosen.dialect : null, text || args.join(' '))) {
       // Fail closed: a line that may be destructive never gets through on an error.
-      out({
-        version: SCHEMA_VERSION,
-        decision: 'BLOCK',
-        code: 'BLOCK_INTERNAL_ERROR',
-        explanation: explain('BLOCK_INTERNAL_ERROR', message),
-        decidingOp: null,
-        ops: [],
-        compensations: [],
-        dialect: opts.dialect ?? 'posix',
-        mode: 'NORMAL',
-        cwd: ctx.cwd,
-        workspace: null,
-        warnings: [],
-        error: message,
-      });
+      out(internalError({ cwd: ctx.cwd }, 'NORMAL', opts.dialect ?? 'posix', err));
       return EXIT.BLOCK;
     }
     ctx.io.stderr(`agent-guard check: ${message}\n`);

@@ -5,7 +5,7 @@
 // the program.
 import { Argument, type Command, type Option } from 'commander';
 import type { CommandContext } from '../context.js';
-import { HARNESSES } from '../adapters/install.js';
+import { HARNESSES } from '../harness/install.js';
 import { DIALECT_ALIASES } from '../dialect.js';
 import { SHELLS } from './shell-init.js';
 

@@ -1,20 +1,17 @@
 // `agent-guard delete PATH... [--reason TEXT] [--json]`: the explicit safe delete. Patterns are
 // expanded here (enumerate-then-act), every concrete path is decided by the same policy as
-// `rm -rf -- PATH...`, and what may go is relocated under one txid — never deleted outright, not
+// `rm -rf -- PATH...` (with the session's mode), and what may go is relocated under one txid per
+// quarantine through the enforcement wing (audited, `via: delete`) — never deleted outright, not
 // even a regenerable artifact.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { decide, explain } from '../engine.js';
 import { quoteArgv } from '../classifier/index.js';
-import { gitRunner } from '../probe/index.js';
-import { workspaceOf } from './place.js';
-import { isIgnoredPath } from '../probe/git.js';
+import { decideLine, enforce } from '../enforce/index.js';
+import type { MovedEntry, RelocateCompensation } from '../engine.js';
 import { physicalBytes, physicalOf } from '../probe/fs.js';
 import { isWithin } from '../classifier/paths.js';
-import { readMode } from '../recovery/mode.js';
 import { expandGlob } from '../recovery/glob.js';
-import { relocateByPlace } from '../recovery/places.js';
-import { redact } from '../recovery/redact.js';
+import { workspaceOf } from '../workspace.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../context.js';
 
@@ -53,7 +50,7 @@ function insideQuarantine(q: string, cwd: string, p: string): boolean {
 }
 
 export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandContext): number {
-  const { config, ws, place } = workspaceOf(ctx, { allowRegenerable: false });
+  const { config, place } = workspaceOf(ctx, { allowRegenerable: false });
   // What the quarantine holds is never moved again (into a transaction inside itself): a pattern's
   // matches there, and paths named there, are left in place.
   const all = patterns.map((p) => expandGlob(p, config.cwd));
@@ -80,15 +77,13 @@ export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandC
     out({ error: 'no match', patterns: unmatched }, `agent-guard delete: no match for ${unmatched.join(' ')}; nothing was moved`);
     return EXIT.ERROR;
   }
-  const mode = readMode(place, config.session);
-  const command = quoteArgv(['rm', '-rf', '--', ...paths]);
-  const r = decide({ command, config, mode, dialect: 'posix' });
+  const argv = ['rm', '-rf', '--', ...paths];
+  const r = decideLine({ text: quoteArgv(argv), argv, config, mode: 'NORMAL', dialect: 'posix' });
   if (r.decision !== 'RELOCATE') {
     out({ decision: r.decision, code: r.code, explanation: r.explanation, paths }, `${r.decision} ${r.code}: ${r.explanation}`);
     // BLOCK: refused. Anything else (the quarantine's own content, nothing to do) is not a safe delete.
     return r.decision === 'BLOCK' ? EXIT.BLOCK : EXIT.ERROR;
   }
-  const git = gitRunner(config.gitBinary, config.env);
   const targets = r.ops.flatMap((o) =>
     o.targets
       .filter((t) => t.role !== 'scope' && t.physical !== null)
@@ -102,17 +97,17 @@ export function runDelete(patterns: string[], opts: DeleteOptions, ctx: CommandC
       }),
   );
   // Scratch-zone targets go to their zone's quarantine: one transaction per quarantine.
-  const results = relocateByPlace({ root: place.root, quarantine: place.quarantine, zones: ws.zones }, targets, { session: config.session, command: redact(`agent-guard delete ${quoteArgv(patterns)}${opts.reason ? ` # ${opts.reason}` : ''}`), cwd: config.cwd }, (dir) => isIgnoredPath(git, ws.root, dir));
-  const txids = results.map((x) => x.txid);
-  const moved = results.flatMap((x) => x.moved);
-  const failed = results.find((x) => x.failure)?.failure;
-  if (failed) {
-    out({ decision: 'BLOCK', code: failed.code, explanation: explain(failed.code, failed.message), txid: txids[txids.length - 1], moved }, `BLOCK ${failed.code}: ${explain(failed.code, failed.message)}`);
+  const text = `agent-guard delete ${quoteArgv(patterns)}${opts.reason ? ` # ${opts.reason}` : ''}`;
+  const done = enforce(r, text, config, { steps: [{ kind: 'relocate', op: 0, policyCode: r.code, strategy: 'relocate', targets }], via: { via: 'delete' } });
+  const results = done.compensations.filter((c): c is RelocateCompensation => c.strategy === 'relocate');
+  const txids = results.map((x) => x.txid!);
+  const moved: MovedEntry[] = results.flatMap((x) => x.moved);
+  if (done.decision === 'BLOCK') {
+    out({ decision: 'BLOCK', code: done.code, explanation: done.explanation, txid: txids[txids.length - 1], moved }, `BLOCK ${done.code}: ${done.explanation}`);
     return EXIT.BLOCK;
   }
-  const res = results[0]!;
-  const zones = results.filter((x) => x.place.zone).map((x) => ({ txid: x.txid, zone: x.place.zone, quarantine: x.place.quarantine }));
-  if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, decision: 'RELOCATE', code: r.code, txid: res.txid, ...(txids.length > 1 ? { txids } : {}), ...(zones.length > 0 ? { zones } : {}), moved, skipped: results.flatMap((x) => x.skipped) }) + '\n');
+  const zones = results.filter((x) => x.zone).map((x) => ({ txid: x.txid, zone: x.zone, quarantine: x.quarantine }));
+  if (opts.json) ctx.io.stdout(JSON.stringify({ version: 1, decision: 'RELOCATE', code: r.code, txid: txids[0], ...(txids.length > 1 ? { txids } : {}), ...(zones.length > 0 ? { zones } : {}), moved, skipped: results.flatMap((x) => x.skipped) }) + '\n');
   else ctx.io.stdout(`moved ${moved.length} path(s) to the quarantine as ${txids.join(', ')}; undo with: agent-guard restore ${txids.join(' && agent-guard restore ')}\n`);
   return EXIT.OK;
 }

@@ -5,15 +5,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { loadConfig, type Env } from '../config.js';
-import { discoverWorkspace } from '../probe/index.js';
-import { findReal, isShimDir } from '../shell/realbin.js';
-import { HARNESSES, userDir, wiredHarnesses, type Wired } from '../adapters/install.js';
-import { codexHookHash, codexHookKey, readHookStates, trustStatus, type TrustStatus } from '../adapters/codex-trust.js';
-import { geminiFolderTrust } from '../adapters/gemini-trust.js';
-import { currentLayout, hasMarker, INSTALL_HINT, KIND_NAME, sameFile, shimFiles, type Layout } from '../shell/layout.js';
-import { SHIM_NAMES, type ShimName } from '../shell/shims.js';
-import { toolManagersOnPath } from '../shell/toolmanagers.js';
+import { loadConfig, sessionVars, type Env } from '../config.js';
+import { discoverWorkspace } from '../workspace.js';
+import { findReal, isShimDir } from '../probe/realbin.js';
+import { HARNESSES, userDir, wiredHarnesses, type Wired } from '../harness/install.js';
+import { codexHookHash, codexHookKey, readHookStates, trustStatus, type TrustStatus } from '../harness/codex-trust.js';
+import { geminiFolderTrust } from '../harness/gemini-trust.js';
+import { currentLayout, hasMarker, INSTALL_HINT, KIND_NAME, sameFile, shimFiles, type Layout } from '../layout.js';
+import { SHIM_NAMES, type ShimName } from '../shims/render.js';
+import { toolManagersOnPath } from '../shell-hooks/toolmanagers.js';
 import { partChecks } from './agent-parts.js';
 import { parseNodeOptions, requiredFiles } from '../runtime/node-options.js';
 import { hasSitecustomizeFirst } from '../runtime/python-path.js';
@@ -173,7 +173,8 @@ function hookChecks(layout: Layout, env: Env): Check[] {
   // The hooks call "$AGENT_GUARD_NODE" "$AGENT_GUARD_BUNDLE": broken values make them refuse.
   if (bash.ours || zsh.ours) {
     const problems: string[] = [];
-    const nodeVar = env.AGENT_GUARD_NODE ?? '';
+    const vars = sessionVars(env);
+    const nodeVar = vars.node ?? '';
     let nodeOk = false;
     try {
       nodeOk = path.isAbsolute(nodeVar) && fs.statSync(nodeVar).isFile();
@@ -182,9 +183,9 @@ function hookChecks(layout: Layout, env: Env): Check[] {
       nodeOk = false;
     }
     if (!nodeOk) problems.push(`AGENT_GUARD_NODE=${JSON.stringify(nodeVar)} is not an executable file`);
-    const bundleVar = env.AGENT_GUARD_BUNDLE ?? '';
+    const bundleVar = vars.bundle ?? '';
     if (!(bundleVar !== '' && sameFile(bundleVar, layout.bundle))) problems.push(`AGENT_GUARD_BUNDLE=${JSON.stringify(bundleVar)} is not ${layout.bundle}`);
-    const shimsVar = env.AGENT_GUARD_SHIMS;
+    const shimsVar = vars.shims;
     if (shimsVar === undefined) problems.push('AGENT_GUARD_SHIMS is not set');
     else if (shimsVar !== '' && !sameFile(shimsVar, layout.shimDir)) problems.push(`AGENT_GUARD_SHIMS=${JSON.stringify(shimsVar)} is not ${layout.shimDir}`);
     out.push(
@@ -229,7 +230,7 @@ const HARNESS_SIGNS: Record<(typeof HARNESSES)[number], { bin: string; project: 
 };
 
 /** Codex runs a user or project hook only while its hash matches the `trusted_hash` stored for its
- *  position in config.toml (src/adapters/codex-trust.ts). */
+ *  position in config.toml (src/harness/codex-trust.ts). */
 function codexTrustCheck(w: Wired[], codexDir: string): Check {
   const file = path.join(codexDir, 'config.toml');
   const fix = 'start codex and choose "Trust all and continue" when it lists the hook (or trust it in its hooks view)';

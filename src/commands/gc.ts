@@ -1,6 +1,6 @@
 // `agent-guard gc [--execute] [--json]`: the retention plan (default, changes nothing), or the purge
 // of what it marks (docs/gc.md).
-import { workspaceOf } from './place.js';
+import { workspaceOf } from '../workspace.js';
 import type { Command } from 'commander';
 import { executeGc, formatAge, formatBytes, planGc, type GcOutcome, type GcPlan } from '../recovery/gc.js';
 import { EXIT } from '../exit-codes.js';

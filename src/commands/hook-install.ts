@@ -1,13 +1,13 @@
 // `agent-guard hook install <harness> [--project|--user] [--remove] [--json]`: merges (or removes)
-// the adapter's hook entry in the harness's settings file (src/adapters/install.ts,
+// the adapter's hook entry in the harness's settings file (src/harness/install.ts,
 // docs/harness-install.md). The registered command is this installation's own launcher (or, from
 // a checkout, node and the bundle), so the hook runs the same agent-guard.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { HARNESSES, installHook, removeHook, type Harness, type InstallContext, type Scope } from '../adapters/install.js';
-import { atLeast, claudeVersion, CLAUDE_ON_FAILURE_SINCE } from '../adapters/versions.js';
+import { HARNESSES, installHook, removeHook, type Harness, type InstallContext, type Scope } from '../harness/install.js';
+import { atLeast, claudeVersion, CLAUDE_ON_FAILURE_SINCE } from '../harness/versions.js';
 import type { Env } from '../config.js';
-import { currentLayout } from '../shell/layout.js';
+import { currentLayout } from '../layout.js';
 import { EXIT } from '../exit-codes.js';
 import { runHookInstallParts, type PartsOptions } from './agent-parts.js';
 import type { CommandContext } from '../context.js';

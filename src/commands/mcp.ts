@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { McpOptions } from '../mcp/server.js';
-import { runningBundle } from '../shell/layout.js';
+import { runningBundle } from '../layout.js';
 import { EXIT } from '../exit-codes.js';
 
 /** The MCP bundle's file name, beside the CLI bundle. */

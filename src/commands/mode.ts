@@ -1,7 +1,8 @@
 // `agent-guard mode [restrict|normal] [--reason TEXT] [--json]`: show or change the session's mode.
-import { workspaceOf } from './place.js';
+import { workspaceOf } from '../workspace.js';
 import type { Command } from 'commander';
-import { AuthorizationRequired, readMode, setMode } from '../recovery/mode.js';
+import { AuthorizationRequired, setMode } from '../recovery/mode.js';
+import { readMode } from '../workspace.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../context.js';
 

@@ -1,7 +1,7 @@
 // `agent-guard restore list [--json]`, `agent-guard restore show <txid> [--json]` and
 // `agent-guard restore <txid> [PATH…] [--force] [--json]`.
 import path from 'node:path';
-import { workspaceOf } from './place.js';
+import { workspaceOf } from '../workspace.js';
 import type { Command } from 'commander';
 import { gitRunner } from '../probe/index.js';
 import { physicalOf } from '../probe/fs.js';

@@ -19,8 +19,8 @@
 // command cannot be executed), 127 (not found).
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import type { Env } from '../config.js';
-import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, prependPath, type Layout } from '../shell/layout.js';
+import { sessionVars, type Env } from '../config.js';
+import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, prependPath, type Layout } from '../layout.js';
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
 import { stopChecker } from '../checker/start.js';
 import { withPreload } from '../runtime/node-options.js';
@@ -121,7 +121,7 @@ export function startRun(command: string[], opts: RunOptions, ctx: CommandContex
     const hint = err instanceof LayoutError ? ` (${INSTALL_HINT})` : '';
     return fail(RUN_EXIT.SETUP, `cannot set up the guard, nothing was run: ${(err as Error).message}${hint}`);
   }
-  const session = opts.session ?? (ctx.env.AGENT_GUARD_SESSION || newRunSession());
+  const session = opts.session ?? (sessionVars(ctx.env).session || newRunSession());
   // The session's warm checker: a directory name only; the first slow-path shim call starts it.
   const base = checkerBase(ctx.env);
   const checker = base === null ? null : { dir: newCheckerDir(base), owner: process.pid };

@@ -10,7 +10,7 @@
 // it is eval'd) and sources the guard
 // for the current interactive shell. Absolute paths are baked in.
 // The shims of a package or a checkout are (re)written into the per-user data directory first
-// (src/shell/layout.ts).
+// (src/layout.ts).
 //
 // Internal, for install.sh: `shell-init --write-shims DIR [--node PATH] [--template PATH]` renders
 // the shims of this bundle into DIR and prints the paths written, one per line.
@@ -18,8 +18,8 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { Env } from '../config.js';
-import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, prependPath, runningBundle, type Layout } from '../shell/layout.js';
-import { writeShims } from '../shell/shims.js';
+import { currentLayout, INSTALL_HINT, LayoutError, preloadOrWarn, prepareShims, prependPath, runningBundle, type Layout } from '../layout.js';
+import { writeShims } from '../shims/render.js';
 import { CHECKER_ENV, checkerBase, newCheckerDir } from '../checker/place.js';
 import { withPreload } from '../runtime/node-options.js';
 import { pythonGuardOrWarn, withSitecustomize } from '../runtime/python-path.js';

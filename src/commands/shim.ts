@@ -4,11 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../config.js';
-import { formatDirective, shim } from '../shell/shim.js';
-import { hookShell } from '../shell/hook.js';
+import { formatDirective, shim } from '../shims/checker.js';
+import { hookShell } from '../shell-hooks/checker.js';
 import { askTty } from '../tty.js';
-import { runningBundle } from '../shell/layout.js';
+import { runningBundle } from '../layout.js';
 import { ensureChecker } from '../checker/start.js';
+import { CHECKER_ENV } from '../checker/place.js';
 import type { IO } from '../context.js';
 
 /** Returns the exit status. The directive is written to fd 3; without one the shim refuses. */
@@ -20,7 +21,7 @@ export function runShimCommand(argv: readonly string[], env: Env, cwd: string, i
   }
   // This call took the cold path: a session whose warm checker is not running starts it now, in the
   // background, for the calls that follow (src/checker/start.ts).
-  if (env.AGENT_GUARD_CHECKER) ensureChecker(env, process.execPath, runningBundle());
+  if (env[CHECKER_ENV.dir]) ensureChecker(env, process.execPath, runningBundle());
   const directive = shim(name, real, args, { env, cwd, io, ask: askTty });
   try {
     fs.writeSync(3, formatDirective(directive));

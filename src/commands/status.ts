@@ -1,8 +1,8 @@
 // `agent-guard status [--json]`: the session mode, the workspace and its quarantine, transaction
 // counts and sizes, the latest transactions, and what gc would do now. Reads only.
-import { workspaceOf } from './place.js';
+import { workspaceOf } from '../workspace.js';
 import type { Command } from 'commander';
-import { readMode } from '../recovery/mode.js';
+import { readMode } from '../workspace.js';
 import { formatBytes, planGc, type GcPlan } from '../recovery/gc.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandContext } from '../context.js';

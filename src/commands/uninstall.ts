@@ -1,5 +1,5 @@
 // `agent-guard uninstall [--json]`: removes what this agent-guard wrote for the user outside its own
-// directory, the per-user shims of a package or a checkout (src/shell/layout.ts), so that
+// directory, the per-user shims of a package or a checkout (src/layout.ts), so that
 // `npm uninstall -g agent-guard` afterwards leaves nothing behind but the quarantines
 // (docs/distribution.md). Only the files agent-guard writes there are removed, then the directories
 // if they are empty. It refuses inside a guarded environment: the shells and agents that have those
@@ -9,9 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { wiredHarnesses } from '../adapters/install.js';
-import { currentLayout, INSTALL_HINT, sameFile, userDataDir } from '../shell/layout.js';
-import { SHIM_MARKER, SHIM_NAMES } from '../shell/shims.js';
+import { sessionVars } from '../config.js';
+import { wiredHarnesses } from '../harness/install.js';
+import { currentLayout, INSTALL_HINT, sameFile, userDataDir } from '../layout.js';
+import { SHIM_MARKER, SHIM_NAMES } from '../shims/render.js';
 
 interface UninstallOptions {
   json?: boolean;
@@ -60,7 +61,8 @@ export function runUninstall(opts: UninstallOptions, ctx: CommandContext): numbe
   }
   const dir = layout.shimDir;
   const onPath = (ctx.env.PATH ?? '').split(':').some((e) => e === dir || (path.isAbsolute(e) && sameFile(e, dir)));
-  const guarding = ctx.env.AGENT_GUARD_SHIMS ? sameFile(ctx.env.AGENT_GUARD_SHIMS, dir) : false;
+  const shims = sessionVars(ctx.env).shims;
+  const guarding = shims ? sameFile(shims, dir) : false;
   if (onPath || guarding) {
     return fail(`refusing inside a guarded environment: ${dir} is ${onPath ? 'on PATH' : 'AGENT_GUARD_SHIMS'} here. Take the 'agent-guard shell-init' line out of your rc file, then run this in a new shell (not under 'agent-guard run')`);
   }

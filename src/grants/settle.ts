@@ -11,10 +11,11 @@
 // and compensated like any SAFE decision: a BLOCK from any other rule still refuses it.
 import type { Config } from '../config.js';
 import type { CheckResult } from '../engine.js';
-import { decideLine, enforce } from '../enforce.js';
+import { decideLine, enforce } from '../enforce/index.js';
 import type { ReasonCode } from '../policy/reasons.js';
 import { askOnTty, tellTty, visible, type AskOptions, type TtyAnswer } from '../tty.js';
 import { auditGrant, grantStore, recordRequest, REQUEST_TTL_MS, takeGrant } from './store.js';
+import { quarantinePlace } from '../workspace.js';
 
 export interface AskPolicy {
   /** A human may be at this terminal (a guarded interactive shell): ask on /dev/tty. */
@@ -73,7 +74,7 @@ export function settleAsk(r: CheckResult, text: string, config: Config, policy: 
   const now = (deps.now ?? Date.now)();
   const store = grantStore(config);
   const subject = { text, cwd: config.cwd, dialect: r.dialect };
-  const place = r.workspace ? { root: r.workspace.root, quarantine: r.workspace.quarantine } : null;
+  const place = r.workspace ? quarantinePlace(r.workspace) : null;
   const record = { command: text, cwd: config.cwd, code: r.code, entry: policy.entry };
   if (store) {
     const t = takeGrant(store, subject, now);

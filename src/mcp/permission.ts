@@ -2,10 +2,11 @@
 // grants with `agent-guard allow <id>` (docs/grants.md) — the same request a refusal records, with
 // the agent's reason beside it. It never grants: a BLOCK is refused, a SAFE line needs nothing.
 import { loadConfig, type Env } from '../config.js';
-import { decideLine } from '../enforce.js';
+import { decideLine } from '../enforce/index.js';
 import { grantNext } from '../grants/settle.js';
 import { auditGrant, grantStore, recordRequest } from '../grants/store.js';
 import { redact } from '../recovery/redact.js';
+import { quarantinePlace } from '../workspace.js';
 import { fail, type Outcome } from './outcome.js';
 
 export function requestPermission(command: string, why: string, cwd: string, env: Env, now = Date.now()): Outcome {
@@ -16,7 +17,7 @@ export function requestPermission(command: string, why: string, cwd: string, env
   if (r.decision !== 'ASK') return { ok: true, requested: false, ...decided, message: 'No permission is needed: run it (what it deletes or overwrites is kept first when the decision is RELOCATE or SNAPSHOT).' };
   const store = grantStore(config);
   if (!store) return fail('NO_STATE', 'No grant can be recorded (HOME is not set): ask the user to run the command in their own terminal.', decided);
-  const place = r.workspace ? { root: r.workspace.root, quarantine: r.workspace.quarantine } : null;
+  const place = r.workspace ? quarantinePlace(r.workspace) : null;
   const req = recordRequest(store, { text: command, cwd: config.cwd, dialect: r.dialect }, { code: r.code, explanation: r.explanation, workspace: place, session: config.session, entry: 'mcp', why }, now);
   const warning = auditGrant(config, place, { event: 'requested', id: req.id, command, cwd: config.cwd, code: r.code, entry: 'mcp', expires: req.expires, why: redact(why) });
   const allow = `agent-guard allow ${req.id}`;

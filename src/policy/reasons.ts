@@ -5,6 +5,9 @@
 
 export type Decision = 'ALLOW' | 'RELOCATE' | 'SNAPSHOT' | 'ASK' | 'BLOCK';
 
+/** A session's mode: RESTRICTED narrows what NORMAL allows (rule 8; docs/recovery.md). */
+export type Mode = 'NORMAL' | 'RESTRICTED';
+
 export type ReasonCode =
   | 'ALLOW_NOOP'
   | 'BLOCK_UNDETERMINABLE_EFFECT'
@@ -161,3 +164,10 @@ export const REASON_CODES = Object.keys(REASONS) as ReasonCode[];
 
 /** How restrictive a decision is: a line takes the most restrictive decision of its ops. */
 export const SEVERITY: Readonly<Record<Decision, number>> = { ALLOW: 0, RELOCATE: 1, SNAPSHOT: 2, ASK: 3, BLOCK: 4 };
+
+/** The explanation of a decision: the code's summary, the detail that applies, the remediation. */
+export function explain(code: ReasonCode, detail: string): string {
+  const r = REASONS[code];
+  const body = detail ? `${r.summary} (${detail})` : r.summary;
+  return r.remediation ? `${body} ${r.remediation}` : body;
+}

@@ -3,9 +3,9 @@
 // runs (tests/policy/rules.test.ts) against the fixture workspace described there.
 import type { ProbedOp, TargetFacts } from '../probe/index.js';
 import type { OpKind } from '../classifier/types.js';
-import type { ReasonCode } from './reasons.js';
+import type { Mode, ReasonCode } from './reasons.js';
 
-export type Mode = 'NORMAL' | 'RESTRICTED';
+export type { Mode } from './reasons.js';
 
 export interface PolicyContext {
   mode: Mode;

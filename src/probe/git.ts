@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../config.js';
 import { entryType, exists } from './fs.js';
-import { findReal } from '../shell/realbin.js';
+import { findReal } from './realbin.js';
 
 export interface GitRun {
   ok: boolean;

@@ -4,22 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Op, TargetSpec } from '../classifier/types.js';
-import { entryType, exists, findGitRoot, isEmptyDir, physicalBytes, physicalOf, realpathLoose, type EntryType } from './fs.js';
+import { entryType, exists, isEmptyDir, physicalBytes, physicalOf, realpathLoose, type EntryType } from './fs.js';
 import { cleanRequiresForce, enumerateClean, gitRunner, ignoredUntracked, isRef, remoteBranchCommit, resetPreflight, toplevelOf, unreachableFromRefs, worktreeList, worktreeStatus, type GitRunner } from './git.js';
 import { isWithin } from '../classifier/paths.js';
-import { scratchZones, zoneBarriers, zoneOf, type Zone } from './zones.js';
+import { zoneOf, type Zone } from './zones.js';
+import type { Workspace } from '../workspace.js';
 
 export { aliasOf, gitRunner, type GitRunner } from './git.js';
-
-/** Filesystem roots that are never deleted (rule 2c), matched exactly. Every other one-segment
- *  directory (`/data`, `/srv`, …) and HOME are protected too. */
-export const PROTECTED_ROOTS: readonly string[] = [
-  '/', '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/media', '/mnt', '/opt', '/proc',
-  '/root', '/run', '/sbin', '/snap', '/srv', '/sys', '/tmp', '/usr', '/var', '/usr/bin', '/usr/lib', '/usr/lib64', '/usr/local',
-  '/usr/local/bin', '/usr/local/lib', '/usr/sbin', '/usr/share', '/usr/include', '/usr/src', '/var/lib', '/var/log', '/var/tmp',
-  '/var/cache', '/var/mail', '/var/spool', '/var/www', '/private', '/private/tmp', '/private/var', '/private/etc', '/Users',
-  '/System', '/Library', '/Applications', '/Volumes', '/nix', '/nix/store',
-];
 
 /** Top-level names in the quarantine that are its own state, not transactions: the records, the
  *  index, the lock, session modes, grants and the nested-repository marker. A name that starts with
@@ -37,24 +28,6 @@ function quarantineControl(q: string, rel: string): boolean {
   if (QUARANTINE_CONTROL.has(top) || CONTROL_PREFIXES.some((p) => top.startsWith(p)) || parts.includes('.git')) return true;
   const t = entryType(path.posix.join(q, top));
   return t !== 'dir' && t !== 'missing';
-}
-
-export interface Workspace {
-  /** Physical workspace root. */
-  root: string;
-  /** How it was found. */
-  source: 'env' | 'git' | 'cwd';
-  /** Physical quarantine directory. */
-  quarantine: string;
-  /** AGENT_GUARD_TRASH as configured (lexical, absolute), when it is used and differs from the
-   *  physical path: the links and directories on the way to the quarantine are protected too. */
-  quarantineConfigured?: string;
-  home: string | null;
-  protectedRoots: ReadonlySet<string>;
-  /** The scratch zones (docs/zones.md) and the places inside them that are not scratch. */
-  zones: Zone[];
-  barriers: string[];
-  warnings: string[];
 }
 
 export interface TargetFacts extends TargetSpec {
@@ -102,7 +75,6 @@ export interface ProbedOp {
   inertDetail?: string;
 }
 
-let systemRootsCache: readonly string[] | undefined;
 /** `<base>/<rel>` with its directory resolved physically, as bytes (`rel` may end with a slash, as
  *  git prints directories); null when the directory cannot be resolved. */
 function exactPhysical(base: string, rel: Buffer): Buffer | null {
@@ -113,46 +85,6 @@ function exactPhysical(base: string, rel: Buffer): Buffer | null {
   } catch {
     return null;
   }
-}
-
-/** The protected roots, lexically and physically. System directories do not move while a process
- *  runs, so they are resolved once per process (a realpath of a missing root costs a throw). */
-function systemRoots(): readonly string[] {
-  systemRootsCache ??= [...PROTECTED_ROOTS, ...PROTECTED_ROOTS.map((r) => realpathLoose(r))];
-  return systemRootsCache;
-}
-
-export function discoverWorkspace(config: Config): Workspace {
-  const warnings: string[] = [];
-  let root: string;
-  let source: Workspace['source'];
-  if (config.workspace) {
-    root = realpathLoose(config.workspace);
-    source = 'env';
-  } else {
-    const physicalCwd = realpathLoose(config.cwd);
-    const git = findGitRoot(physicalCwd);
-    root = git ?? physicalCwd;
-    source = git ? 'git' : 'cwd';
-  }
-  const home = config.home ? realpathLoose(config.home) : null;
-  const protectedRoots = new Set<string>(systemRoots());
-  if (config.home) protectedRoots.add(path.posix.resolve(config.home));
-  if (home) protectedRoots.add(home);
-  let quarantine = path.posix.join(root, '.agent-trash');
-  let configured: string | null = null;
-  if (config.trash) {
-    const t = realpathLoose(config.trash);
-    const unsafe = protectedRoots.has(t) || /^\/[^/]+$/.test(t) || isWithin(root, t) || t.split('/').includes('.git');
-    if (unsafe) warnings.push(`AGENT_GUARD_TRASH=${config.trash} is a protected location or contains the workspace; using ${quarantine}`);
-    else {
-      quarantine = t;
-      configured = path.posix.resolve(config.trash);
-    }
-  }
-  const zones = scratchZones(config, home, protectedRoots);
-  const barriers = zones.length === 0 ? [] : zoneBarriers(zones, [root, quarantine, home, ...config.guardPaths.map((p) => realpathLoose(p))]);
-  return { root, source, quarantine, ...(configured !== null && configured !== quarantine ? { quarantineConfigured: configured } : {}), home, protectedRoots, zones, barriers, warnings };
 }
 
 function matchesArtifact(rel: string, patterns: readonly string[]): boolean {

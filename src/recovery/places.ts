@@ -1,32 +1,12 @@
-// Which quarantine a target goes to: the workspace's, or — for a target in a scratch zone — that
-// zone's own (docs/zones.md). The probe finds a target's zone (probe/zones.ts `zoneOf`); every
-// compensation (check --enforce, the shims, `delete`) places by it here, and the recovery commands
-// (`restore`, `status`, `gc`) read the same places.
+// Relocation by place: each target into its quarantine — the workspace's, or for a target in a
+// scratch zone that zone's own (docs/zones.md; src/workspace.ts `targetPlace` places it by the zone
+// the probe found) — one transaction per quarantine; and the zone quarantines the recovery commands
+// (`restore`, `status`, `gc`) read.
 import type { Zone } from '../probe/zones.js';
-import { isWithin } from '../classifier/paths.js';
+import { targetPlace, zonePlace, type PlacedWorkspace } from '../workspace.js';
 import { ensureQuarantine, newTxid, relocate, type QuarantinePlace, type RelocationContext, type RelocationResult } from './quarantine.js';
 import { UnsafeZoneQuarantine, zoneQuarantineProblem } from './zonetrash.js';
 import { loadFolded } from './txindex.js';
-
-/** The workspace as a decision reports it. */
-export interface PlacedWorkspace {
-  root: string;
-  quarantine: string;
-  zones: readonly Zone[];
-}
-
-export const zonePlace = (z: Zone): QuarantinePlace => ({ root: z.root, quarantine: z.quarantine, zone: z.kind });
-
-/** The quarantine a target goes to: its zone's (by the zone root the probe found), else the workspace's. */
-export function placeOf(ws: PlacedWorkspace, zoneRoot: string | undefined): QuarantinePlace {
-  const z = zoneRoot === undefined ? undefined : ws.zones.find((x) => x.root === zoneRoot);
-  return z ? zonePlace(z) : { root: ws.root, quarantine: ws.quarantine };
-}
-
-/** Is a path inside one of the quarantines (the workspace's or a zone's)? Such a target is never relocated. */
-export function inAnyQuarantine(ws: PlacedWorkspace, physical: string): boolean {
-  return isWithin(physical, ws.quarantine) || ws.zones.some((z) => isWithin(physical, z.quarantine));
-}
 
 export interface PlacedTarget {
   /** Physical path (a Buffer for a name that is not UTF-8). */
@@ -46,13 +26,13 @@ export function relocateByPlace(ws: PlacedWorkspace, targets: readonly PlacedTar
   const groups = new Map<string, { place: QuarantinePlace; paths: (string | Buffer)[] }>();
   const ordered = [...targets].sort((a, b) => (a.zone === undefined ? 0 : 1) - (b.zone === undefined ? 0 : 1));
   for (const t of ordered) {
-    const place = placeOf(ws, t.zone);
+    const place = targetPlace(ws, t.zone);
     let g = groups.get(place.quarantine);
     if (!g) groups.set(place.quarantine, (g = { place, paths: [] }));
     g.paths.push(t.path);
   }
   // Nothing to move: one empty transaction in the workspace's quarantine, as relocate() makes it.
-  if (groups.size === 0) groups.set(ws.quarantine, { place: placeOf(ws, undefined), paths: [] });
+  if (groups.size === 0) groups.set(ws.quarantine, { place: targetPlace(ws, undefined), paths: [] });
   for (const { place } of groups.values()) {
     try {
       ensureQuarantine(place, isIgnored);

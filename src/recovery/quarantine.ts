@@ -8,16 +8,9 @@ import { isWithin } from '../classifier/paths.js';
 import { exists } from '../probe/fs.js';
 import { bdirname, bIsWithin, bjoin, brelative, depth, display, toBytes } from './bpath.js';
 import { ensureZoneQuarantine } from './zonetrash.js';
-import type { ZoneKind } from '../probe/zones.js';
+import type { QuarantinePlace } from '../workspace.js';
 
-export interface QuarantinePlace {
-  /** Physical workspace root. */
-  root: string;
-  /** Physical quarantine directory. */
-  quarantine: string;
-  /** A scratch zone's quarantine (docs/zones.md): `root` is the zone, origins are relative to it. */
-  zone?: ZoneKind;
-}
+export type { QuarantinePlace };
 
 export interface Moved {
   /** Display forms (lossy when a name is not UTF-8; the records hold the exact bytes). */

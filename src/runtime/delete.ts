@@ -11,10 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { quoteArgv } from '../classifier/index.js';
-import { explain, type CheckResult } from '../engine.js';
-import { decideLine, enforce } from '../enforce.js';
+import type { CheckResult } from '../engine.js';
+import { decideLine, enforce } from '../enforce/index.js';
 import { keptBy, notice } from '../notice.js';
-import type { ReasonCode } from '../policy/reasons.js';
+import { explain, type ReasonCode } from '../policy/reasons.js';
 import { joinCwd, passThrough, type DeleteRequest, type PassReason } from './churn.js';
 
 export type { DeleteKind, DeleteRequest, PassReason } from './churn.js';
@@ -66,17 +66,17 @@ function decideDelete(req: DeleteRequest, stderr: (s: string) => void): DeleteVe
     return undeterminable(`${JSON.stringify(req.path)} is a symlink named with a trailing slash, so the call would act on its target; name the link (no slash) or the directory itself`);
   }
   const recursive = req.kind === 'rm-r' || req.kind === 'rmdir-r';
-  const text = quoteArgv(['rm', ...(recursive ? ['-r'] : []), '--', req.path]);
+  const argv = ['rm', ...(recursive ? ['-r'] : []), '--', req.path];
   const config = loadConfig(req.env, req.cwd);
-  const r: CheckResult = decideLine({ text, config, mode: 'NORMAL', dialect: 'posix' });
+  const r: CheckResult = decideLine({ text: quoteArgv(argv), argv, config, mode: 'NORMAL', dialect: 'posix' });
   const record = recordText(req);
   const via = { via: req.runtime, program: req.program, api: req.api };
   if (r.decision === 'BLOCK' || r.decision === 'ASK') {
-    enforce(r, record, config, via); // audited; nothing to compensate
+    enforce(r, record, config, { via }); // audited; nothing to compensate
     return refuse(req, r.decision, r.code, r.explanation);
   }
   if (r.decision === 'ALLOW') return { action: 'real', why: 'policy', code: r.code };
-  const done = enforce(r, record, config, via);
+  const done = enforce(r, record, config, { via });
   if (done.decision !== 'ALLOW') return refuse(req, done.decision === 'ASK' ? 'ASK' : 'BLOCK', done.code, done.explanation);
   notice(req.env, req.cwd, keptBy(done), stderr);
   return { action: 'done', code: r.code, txids: done.compensations.map((c) => c.txid).filter((t): t is string => typeof t === 'string') };

@@ -1,10 +1,10 @@
-// Codex's hook trust as agent-guard reads it (src/adapters/codex-trust.ts). The expected hashes and
+// Codex's hook trust as agent-guard reads it (src/harness/codex-trust.ts). The expected hashes and
 // the config.toml text are what Codex 0.171.0 itself produced (its app-server's `hooks/list`
 // `currentHash`, and the file its `config/batchWrite` wrote when trusting a hook), run offline against
 // these exact entries: the computation is checked against Codex, not against itself.
 import { describe, expect, it } from 'vitest';
-import { codexHookHash, codexHookKey, readHookStates, trustStatus } from '../../src/adapters/codex-trust.js';
-import { registeredCommand } from '../../src/adapters/install.js';
+import { codexHookHash, codexHookKey, readHookStates, trustStatus } from '../../src/harness/codex-trust.js';
+import { registeredCommand } from '../../src/harness/install.js';
 
 const OURS = registeredCommand('codex', '/usr/local/agent-guard/bin/agent-guard hook codex');
 

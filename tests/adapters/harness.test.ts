@@ -7,8 +7,8 @@ import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { world as makeWorld, type World } from '../helpers/world.js';
-import { registeredCommand } from '../../src/adapters/install.js';
-import { codexHookHash } from '../../src/adapters/codex-trust.js';
+import { registeredCommand } from '../../src/harness/install.js';
+import { codexHookHash } from '../../src/harness/codex-trust.js';
 
 const area = useSandboxArea('ag-harness');
 

@@ -24,7 +24,7 @@ import {
   type Harness,
   type InstallContext,
   type Scope,
-} from '../../src/adapters/install.js';
+} from '../../src/harness/install.js';
 
 let root: string;
 let ctx: InstallContext;

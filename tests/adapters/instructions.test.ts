@@ -1,4 +1,4 @@
-// `hook install <harness> --instructions` (src/adapters/instructions.ts, docs/mcp.md): agent-guard's
+// `hook install <harness> --instructions` (src/harness/instructions.ts, docs/mcp.md): agent-guard's
 // marked block in each harness's instruction file — pure file operations in a temp HOME and project.
 // Per harness and scope: create, idempotence, append after the user's text and take it out again
 // byte for byte, replace an older block in place, damaged markers refused.
@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installInstructions, instructionsPath, instructionsWired, removeInstructions } from '../../src/adapters/instructions.js';
-import type { PartsContext, Scope } from '../../src/adapters/mcp-config.js';
-import type { Harness } from '../../src/adapters/answers.js';
+import { installInstructions, instructionsPath, instructionsWired, removeInstructions } from '../../src/harness/instructions.js';
+import type { PartsContext, Scope } from '../../src/harness/mcp-config.js';
+import type { Harness } from '../../src/harness/answers.js';
 import { BEGIN_MARK, END_MARK, instructionsBlock } from '../../src/mcp/text.js';
 
 let root: string;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
-import { registeredCommand } from '../../src/adapters/install.js';
+import { registeredCommand } from '../../src/harness/install.js';
 
 const area = useSandboxArea('ag-login-shells');
 const SHELLS = ['bash', 'zsh', 'dash', 'fish'] as const;

@@ -1,4 +1,4 @@
-// `hook install <harness> --mcp` (src/adapters/mcp-config.ts, docs/mcp.md): merging agent-guard's
+// `hook install <harness> --mcp` (src/harness/mcp-config.ts, docs/mcp.md): merging agent-guard's
 // MCP server into each harness's configuration — pure file operations in a temp HOME and project.
 // Per harness and scope: create, idempotence (nothing written), merge with other servers and keys,
 // update in place, backup, removal, refusals; Codex's TOML edited in place with comments, other
@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installMcp, mcpConfigPath, mcpWired, removeMcp, type PartsContext, type Scope, type ServerCommand } from '../../src/adapters/mcp-config.js';
-import { removeTable, scanToml, setTableKeys } from '../../src/adapters/toml-table.js';
-import type { Harness } from '../../src/adapters/answers.js';
+import { installMcp, mcpConfigPath, mcpWired, removeMcp, type PartsContext, type Scope, type ServerCommand } from '../../src/harness/mcp-config.js';
+import { removeTable, scanToml, setTableKeys } from '../../src/harness/toml-table.js';
+import type { Harness } from '../../src/harness/answers.js';
 
 let root: string;
 let ctx: PartsContext;

@@ -1,6 +1,7 @@
 // The code's structure, checked: no import cycle anywhere in src/ (type-only and lazy imports
-// count: a cycle through a type is still a knot in the map), the classifier's files stay under 600
-// lines, and the name lists shared by the dialects do not drift from the POSIX reader's tables.
+// count: a cycle through a type is still a knot in the map), the layering docs/architecture.md draws
+// (which folder never imports which), no source file over 600 lines, and the name lists shared by
+// the dialects do not drift from the POSIX reader's tables.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,12 +82,42 @@ describe('structure of src/', () => {
     expect(cycles(new Map(inClassifier))).toEqual([]);
   });
 
-  it("keeps the classifier's files under 600 lines", () => {
-    const long = files
-      .filter((f) => path.relative(SRC, f).startsWith('classifier/'))
-      .map((f) => [path.relative(SRC, f), fs.readFileSync(f, 'utf8').split('\n').length] as const)
-      .filter(([, n]) => n > 600);
+  it('keeps every source file under 600 lines', () => {
+    const long = files.map((f) => [path.relative(SRC, f), fs.readFileSync(f, 'utf8').split('\n').length] as const).filter(([, n]) => n > 600);
     expect(long).toEqual([]);
+  });
+
+  /** [the importing files (a folder or file prefix), the prefixes they never import]. */
+  const LAYERS: [string, string[]][] = [
+    // The pure layers and the read-only probe stay below everything that acts.
+    ['policy/', ['engine.ts', 'enforce/', 'recovery/', 'workspace.ts', 'commands/', 'shims/', 'shell-hooks/', 'harness/']],
+    ['probe/', ['policy/', 'engine.ts', 'enforce/', 'recovery/', 'commands/', 'shims/', 'shell-hooks/', 'harness/', 'checker/']],
+    ['workspace.ts', ['engine.ts', 'enforce/', 'recovery/', 'commands/', 'shims/']],
+    // recovery/ holds the primitives: it never reaches up to the decision or its entry points.
+    ['recovery/', ['engine.ts', 'enforce/', 'grants/', 'commands/', 'shims/', 'shell-hooks/', 'harness/', 'mcp/', 'runtime/', 'checker/']],
+    ['engine.ts', ['enforce/', 'recovery/', 'commands/', 'grants/']],
+    // The enforcement wing serves the entry points and knows none of them.
+    ['enforce/', ['commands/', 'shims/', 'shell-hooks/', 'harness/', 'mcp/', 'runtime/', 'checker/']],
+    // Entry points reach compensation through enforce/, never the primitives.
+    ['shims/', ['recovery/', 'commands/', 'shell-hooks/', 'harness/']],
+    ['shell-hooks/', ['recovery/', 'commands/', 'shims/', 'harness/']],
+    ['harness/', ['recovery/', 'commands/', 'shims/', 'shell-hooks/']],
+    ['runtime/', ['recovery/', 'commands/', 'shims/', 'shell-hooks/', 'harness/']],
+  ];
+
+  it('names only folders and files that exist (a rename cannot make a layer rule vacuous)', () => {
+    const names = [...new Set(LAYERS.flatMap(([from, never]) => [from, ...never]))];
+    expect(names.filter((n) => ![...graph.keys()].some((f) => f.startsWith(n)))).toEqual([]);
+  });
+
+  it.each(LAYERS)('%s never imports %j', (from, never) => {
+    const crossing = [...graph].flatMap(([f, deps]) => (f.startsWith(from) ? deps.filter((d) => never.some((n) => d.startsWith(n))).map((d) => `${f} -> ${d}`) : []));
+    expect(crossing).toEqual([]);
+  });
+
+  it('only the CLI, its bundle entry and the MCP tools import the commands (and commands each other)', () => {
+    const importers = new Set([...graph].flatMap(([f, deps]) => (deps.some((d) => d.startsWith('commands/')) ? [f.split('/')[0]!] : [])));
+    expect([...importers].sort()).toEqual(['bin.ts', 'cli.ts', 'commands', 'mcp']);
   });
 });
 

@@ -1,7 +1,7 @@
 // The conformance cases (command + cwd + workspace state) and what each entry point must make of
 // them. Run by posix.test.ts (every entry point), shims.test.ts (with the PATH shims first on PATH)
 // and dialects.test.ts (cmd and PowerShell text); the machinery is in conformance.ts.
-import { HARNESSES } from '../../src/adapters/harness.js';
+import { HARNESSES } from '../../src/harness/adapter.js';
 import { SHELLS } from '../../src/commands/shell-init.js';
 
 export type Outcome = { kind: 'run' } | { kind: 'ask' | 'block'; code: string };

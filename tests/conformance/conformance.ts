@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { runBatchSandboxed, useSandboxArea, type BatchResult, type BatchStep } from '../helpers/sandbox.js';
 import { git, SYSTEM_PATH, world } from '../helpers/world.js';
-import { writeShims } from '../../src/shell/shims.js';
+import { writeShims } from '../../src/shims/render.js';
 import { ask, block, run, type Case, type Outcome, type State } from './cases.js';
 
 export { SYSTEM_PATH };

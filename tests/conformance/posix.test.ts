@@ -6,7 +6,7 @@
 // PowerShell text: dialects.test.ts. Each case runs in one sandbox (conformance.ts).
 import { expect, it } from 'vitest';
 import { describeSandboxed, itSandboxed } from '../helpers/sandbox.js';
-import { HARNESSES } from '../../src/adapters/harness.js';
+import { HARNESSES } from '../../src/harness/adapter.js';
 import { SHELLS } from '../../src/commands/shell-init.js';
 import { CASES, ENTRY_POINTS, gone, show } from './cases.js';
 import { applied, Batch, conformance, seen } from './conformance.js';

@@ -15,7 +15,7 @@ import { expect, it } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { world as makeWorld } from '../helpers/world.js';
-import { writeShims } from '../../src/shell/shims.js';
+import { writeShims } from '../../src/shims/render.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const FIX = path.join(import.meta.dirname, 'fixtures');

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFixture } from '../helpers/fixture.js';
 import { classify, type TargetSpec } from '../../src/classifier/index.js';
-import { discoverWorkspace, gitRunner, probe, targetFacts, type Workspace } from '../../src/probe/index.js';
+import { gitRunner, probe, targetFacts } from '../../src/probe/index.js';
+import { discoverWorkspace, type Workspace } from '../../src/workspace.js';
 import { decodeGitPath, enumerateClean } from '../../src/probe/git.js';
 import { scratchZones, zoneOf, type Zone } from '../../src/probe/zones.js';
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
-import { writeShims } from '../../src/shell/shims.js';
+import { writeShims } from '../../src/shims/render.js';
 
 const area = useSandboxArea('ag-regen');
 const TEMPLATE = fileURLToPath(new URL('../../shims/shim.sh', import.meta.url));

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
-import { writeShims } from '../../src/shell/shims.js';
+import { writeShims } from '../../src/shims/render.js';
 import { appendRecord } from '../../src/recovery/records.js';
 import { newTxid } from '../../src/recovery/quarantine.js';
 import { listing } from '../helpers/tree.mjs';

@@ -12,7 +12,7 @@ import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
 import { SYSTEM_PATH, world as makeWorld, type World as BaseWorld } from '../helpers/world.js';
-import { writeShims } from '../../src/shell/shims.js';
+import { writeShims } from '../../src/shims/render.js';
 import { listing, populate } from '../helpers/tree.mjs';
 
 const area = useSandboxArea('ag-zones');

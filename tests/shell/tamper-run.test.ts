@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { enableCommands, toolManagersOnPath } from '../../src/shell/toolmanagers.js';
+import { enableCommands, toolManagersOnPath } from '../../src/shell-hooks/toolmanagers.js';
 import { BIN } from '../helpers/cli.js';
 import { describeSandboxed, itSandboxed, runSandboxedExact, useSandboxArea } from '../helpers/sandbox.js';
 

@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GUARDED_BUILTINS, tampering } from '../../src/shell/hook.js';
-import { enableCommands } from '../../src/shell/toolmanagers.js';
+import { GUARDED_BUILTINS, tampering } from '../../src/enforce/tamper.js';
+import { enableCommands } from '../../src/shell-hooks/toolmanagers.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const REAL_LINES = fs

@@ -1,11 +1,11 @@
-// planFindDelete (src/shell/find.ts): parsing and refusals, in process (nothing is deleted; the
+// planFindDelete (src/shims/find-plan.ts, find-args.ts, find-tree.ts): parsing and refusals, in process (nothing is deleted; the
 // quarantine case lets the real find enumerate a temp tree, read-only). The equivalence with the real
 // GNU find is in find.test.ts (sandbox).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseFindArgs, planFindDelete } from '../../src/shell/find.js';
+import { parseFindArgs, planFindDelete } from '../../src/shims/find-plan.js';
 
 const FIND = '/usr/bin/find';
 const NOWHERE = { real: '/nonexistent/find-must-not-run', cwd: '/nonexistent' };

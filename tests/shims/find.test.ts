@@ -1,4 +1,4 @@
-// planFindDelete (src/shell/find.ts) against the real GNU find, in the sandbox: two identical trees
+// planFindDelete (src/shims/find-plan.ts, find-args.ts, find-tree.ts) against the real GNU find, in the sandbox: two identical trees
 // A and B; on A the real `find … -delete` runs; on B the plan's `relocate` entries are moved to a
 // trash directory (the quarantine's stand-in) and the real find reruns only when the plan says so.
 // B must end up as A, the output and status must be the real ones, and B plus the trash must hold

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
-import { writeShims } from '../../src/shell/shims.js';
+import { writeShims } from '../../src/shims/render.js';
 import { listing } from '../helpers/tree.mjs';
 import { GIT_ENV, SYSTEM_PATH, world as makeWorld, type World } from '../helpers/world.js';
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
-import { writeShims } from '../../src/shell/shims.js';
+import { writeShims } from '../../src/shims/render.js';
 import { workTree } from '../helpers/tree.mjs';
 import { GIT_ENV, SYSTEM_PATH, twin, world as makeWorld, type World, type WorldOptions } from '../helpers/world.js';
 

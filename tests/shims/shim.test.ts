@@ -1,4 +1,4 @@
-// The PATH shims (shims/shim.sh, rendered by src/shell/shims.ts), run for real under dash, bash and
+// The PATH shims (shims/shim.sh, rendered by src/shims/render.ts), run for real under dash, bash and
 // zsh, and through PATH lookup with their #!/bin/sh line, inside the read-only sandbox.
 //
 // The checker is a fake "node" (fixtures/fake-node.sh) that records its argv and answers with the
@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSandboxed, itSandboxed, runBatchSandboxed, useSandboxArea } from '../helpers/sandbox.js';
-import { SHIM_MARKER, SHIM_NAMES, defaultTemplatePath, renderShim, writeShims } from '../../src/shell/shims.js';
+import { SHIM_MARKER, SHIM_NAMES, defaultTemplatePath, renderShim, writeShims } from '../../src/shims/render.js';
 
 const REPO = path.resolve(__dirname, '../..');
 const TEMPLATE_PATH = path.join(REPO, 'shims/shim.sh');

@@ -34,7 +34,7 @@ export interface InstallContext {
    *  COPILOT_HOME (userDir). Absent: none is set. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Write Claude Code's per-hook `onFailure: "block"` (a timeout or a crash of the hook blocks the
-   *  tool): only for a Claude Code known to read it (src/adapters/versions.ts). */
+   *  tool): only for a Claude Code known to read it (src/harness/versions.ts). */
   claudeOnFailure?: boolean;
 }
 export interface InstallResult {

@@ -11,11 +11,11 @@ export type ShimName = (typeof SHIM_NAMES)[number];
 /** The file that marks a shim directory: every shim skips such directories when it looks for the
  *  real program, whatever the directory is called and however many installs there are (defined in
  *  realbin.ts, which the checker uses for the same walk). */
-export { SHIM_MARKER } from './realbin.js';
-import { SHIM_MARKER } from './realbin.js';
+export { SHIM_MARKER } from '../probe/realbin.js';
+import { SHIM_MARKER } from '../probe/realbin.js';
 
 const MARKER_TEXT =
-  'This directory holds agent-guard PATH shims (written by writeShims, src/shell/shims.ts).\n' +
+  'This directory holds agent-guard PATH shims (written by writeShims, src/shims/render.ts).\n' +
   'Shims skip every directory holding this file when they look for the real program.\n';
 
 export interface WriteShimsOptions {
@@ -75,7 +75,7 @@ export function renderShim(template: string, name: string, node: string, bundle:
 }
 
 /** shims/shim.sh of this checkout, found from the module's own directory: dist/ for the bundle
- *  (dist/agent-guard.cjs), src/shell/ for the sources under vitest. Undefined when the module has
+ *  (dist/agent-guard.cjs), src/shims/ for the sources under vitest. Undefined when the module has
  *  no __dirname (ESM under tsx): pass `template` or `templatePath` there. */
 export function defaultTemplatePath(): string | undefined {
   if (typeof __dirname !== 'string') return undefined;

@@ -19,10 +19,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Env } from '../config.js';
-import { renderShim, SHIM_MARKER, SHIM_NAMES, writeShims, type ShimName } from './shims.js';
-import { PRELOAD_NAME } from '../runtime/node-options.js';
-import { PYTHON_DIR_NAME } from '../runtime/python-path.js';
+import type { Env } from './config.js';
+import { renderShim, SHIM_MARKER, SHIM_NAMES, writeShims, type ShimName } from './shims/render.js';
+import { PRELOAD_NAME } from './runtime/node-options.js';
+import { PYTHON_DIR_NAME } from './runtime/python-path.js';
 
 /** The bundle's file name, in lib/ (installed) or dist/ (package, checkout). */
 export const BUNDLE_NAME = 'agent-guard.cjs';

@@ -1,9 +1,9 @@
 // `agent-guard hook claude|codex|gemini|copilot`: a harness's pre-tool hook (payload on stdin,
-// answer on stdout/stderr and in the exit status: src/adapters/harness.ts). Parsed without
+// answer on stdout/stderr and in the exit status: src/harness/adapter.ts). Parsed without
 // commander: it runs before every shell command an agent issues.
 import fs from 'node:fs';
 import type { Env } from '../config.js';
-import { HARNESSES, refuseInput, runHarnessHook, type Harness } from '../adapters/harness.js';
+import { HARNESSES, refuseInput, runHarnessHook, type Harness } from '../harness/adapter.js';
 import type { IO } from '../context.js';
 
 export function runHookCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The marker file of a shim directory (src/shell/shims.ts writes it). */
+/** The marker file of a shim directory (src/shims/render.ts writes it). */
 export const SHIM_MARKER = '.agent-guard-shims';
 
 export function isShimDir(dir: string): boolean {

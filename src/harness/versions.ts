@@ -3,7 +3,7 @@
 // install step). Used by `hook install` to write only what the installed release reads.
 import fs from 'node:fs';
 import path from 'node:path';
-import { findReal } from '../shell/realbin.js';
+import { findReal } from '../probe/realbin.js';
 
 /** The oldest Claude Code release known to read a command hook's `onFailure: "block"` (verified in
  *  the 2.1.332 binary: "'block': the failure counts as exit code 2"). Older releases are not known

@@ -1,11 +1,11 @@
 // Tool managers whose shims are bash scripts that load a builtin on every call (pyenv, rbenv,
 // nodenv, goenv: `enable -f …/libexec/<tool>-realpath.dylib realpath`). Under the bash hook such a
 // line must run: `doctor` reads the lines a manager found on PATH would run and reports any the hook
-// would refuse as tampering (src/shell/hook.ts `tampering`), so a refused `python3` shows up there
+// would refuse as tampering (src/enforce/tamper.ts `tampering`), so a refused `python3` shows up there
 // rather than as a broken Python.
 import fs from 'node:fs';
 import path from 'node:path';
-import { tampering } from './hook.js';
+import { tampering } from '../enforce/tamper.js';
 
 export const TOOL_MANAGERS = ['pyenv', 'rbenv', 'nodenv', 'goenv'] as const;
 

@@ -1,43 +1,19 @@
-// The checker side of the bash/zsh hooks (shell/guard.bash, shell/guard.zsh; docs/shell-hooks.md):
-// `agent-guard hook-shell --shell bash|zsh [--interactive] [--shims] --cwd DIR -- TEXT`, called by
-// the DEBUG trap with the command text before it runs (unexpanded). Exit 0: let it run (any
-// compensation is done); 2: BLOCK; 3: ASK not authorized (with --interactive the human at /dev/tty
-// is asked first; a one-time grant authorizes it too: src/grants/settle.ts); the reason goes to
-// stderr. Any other status is treated as a refusal by the hooks (fail closed).
-//
-// With --shims (the PATH shims are first on PATH), the text check defers what the shims will see
-// with its concrete argv — an operation run by a bare name that has a shim, with no bypass in the
-// line — and itself decides everything else: what bypasses the shims (`/bin/rm`, `command -p rm`,
-// `env -i …`, `PATH=… rm`, `busybox rm`, `sudo rm`) is compensated here when its effect is known and
-// refused when not, and what no shim can see (the compound shapes of the line) is refused here.
+// The check of a command text, for every text entry point (the bash/zsh hooks, src/shell-hooks/; the
+// harness adapters, src/harness/): decide the text, then compensate, refuse, or — with the PATH
+// shims first on PATH — defer what the shims will see with its concrete argv: an operation run by a
+// bare name that has a shim, with no bypass in the line. What bypasses the shims (`/bin/rm`,
+// `command -p rm`, `env -i …`, `PATH=… rm`, `busybox rm`, `sudo rm`) is compensated here when its
+// effect is known and refused when not, and what no shim can see (the compound shapes of the line)
+// is refused here. docs/shell-hooks.md, docs/harnesses.md.
 import { loadConfig, type Env } from '../config.js';
-import { type CheckResult, type OpResult } from '../engine.js';
-import { decideLine, enforce } from '../enforce.js';
-import { needsCompensation, relocatesRegenerable } from '../recovery/compensate.js';
-import { EXIT } from '../exit-codes.js';
-import { explain } from '../engine.js';
-import type { ReasonCode } from '../policy/reasons.js';
+import type { CheckResult, OpResult } from '../engine.js';
 import type { UndeterminableReason } from '../classifier/types.js';
-import { keptBy, notice } from '../notice.js';
+import { explain, type ReasonCode } from '../policy/reasons.js';
 import { PYTHON_DIR_NAME } from '../runtime/python-path.js';
 import { parseNodeOptions, PRELOAD_NAME, requiredFiles } from '../runtime/node-options.js';
 import { settleAsk, type AskPolicy } from '../grants/settle.js';
-
-export interface HookInput {
-  shell: 'bash' | 'zsh';
-  interactive: boolean;
-  shims: boolean;
-  cwd: string;
-  text: string;
-}
-
-export interface HookContext {
-  env: Env;
-  io: { stderr(s: string): void };
-}
-
-/** The programs with a shim (src/shell/shims.ts). */
-const SHIMMED = new Set(['rm', 'rmdir', 'unlink', 'shred', 'git', 'find']);
+import { decideLine, enforce, needsCompensation, relocatesRegenerable } from './index.js';
+import { SHIMMED, tampering } from './tamper.js';
 
 /** Refusals that the concrete argv settles: the shims decide these. */
 const CONCRETE = new Set<ReasonCode>(['BLOCK_UNDETERMINABLE_EFFECT', 'BLOCK_WILDCARD']);
@@ -60,57 +36,6 @@ const SHAPES = new Set<ReasonCode>(['COMPOUND_CWD_DELETE', 'COMPOUND_CREATE_DELE
 
 /** Text that takes a command past the PATH shims, or turns the guard off. */
 const BYPASS = /(^|[\s;&|(`{])(command\s+(-[a-zA-Z]*p|--)|env\s+(-[a-zA-Z]*[iu]|--ignore-environment|--unset|--chdir)|busybox|toybox|sudo|doas|su|runuser|pkexec|hash\s+-p|enable\s|zmodload|builtin\s+rm)(\s|$)|(^|[\s;&|(`{])(export\s+|declare\s+(-\w+\s+)*|typeset\s+(-\w+\s+)*|local\s+)?PATH=(?!"?\$\{?PATH\b)/;
-
-/** Programs that are guarded or that the guard relies on: a builtin of one of these names (bash's
- *  `enable -f LIB NAME`, `enable NAME`) would take it past the shims or break the hook itself. A
- *  loadable builtin of another name (pyenv/rbenv/nodenv's `realpath`) is no concern of the guard. */
-export const GUARDED_BUILTINS = new Set([...SHIMMED, 'srm', 'wipe', 'xargs', 'parallel', 'mv', 'cp', 'truncate', 'rsync', 'enable', 'builtin', 'command', 'trap', 'shopt', 'set', 'unset', 'local', 'return', 'exit', 'kill', 'printf', 'eval', 'source', '.', 'declare', 'typeset', 'history', 'hash', 'type', 'exec', 'bash', 'sh', 'zsh', 'env', 'sudo', 'node']);
-
-/** The guard's own machinery: its shim loop tag, its traps, its startup files. */
-const TAMPER = /AGENT_GUARD_SHIM_PID|AGENT_GUARD_CHECKER\w*=|\bunset\s+(-v\s+)?AGENT_GUARD_CHECKER|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=/;
-
-/** Builtins loaded past the shims: bash's `enable [-f LIB] NAME…` of a guarded name, zsh's
- *  `zmodload zsh/files` (rm, rmdir, mv… as builtins) unless `-F` picks only harmless features. */
-function loadsGuardedBuiltin(text: string): string | null {
-  for (const m of text.matchAll(/(?:^|[\s;&|(`{])enable\s+([^;&|\n)`]*)/g)) {
-    const words = m[1]!.trim().split(/\s+/);
-    let names: string[] = [];
-    for (let i = 0; i < words.length; i++) {
-      const w = words[i]!.replace(/^['"]|['"]$/g, '');
-      if (w === '--') {
-        names = names.concat(words.slice(i + 1));
-        break;
-      }
-      if (/^-[a-zA-Z]*f$/.test(w)) {
-        i++; // the library
-        continue;
-      }
-      if (w.startsWith('-')) continue; // -n, -a, -p, -s, -d
-      if (/^(\d?[<>]|&>)/.test(w)) {
-        if (/^(\d?[<>][>&]?|&>)$/.test(w)) i++; // the redirection's target is the next word
-        continue;
-      }
-      names.push(w);
-    }
-    const hit = names.map((n) => n.replace(/^['"]|['"]$/g, '')).find((n) => GUARDED_BUILTINS.has(n) || /[^A-Za-z0-9_-]/.test(n));
-    if (hit !== undefined) return `enable loads or enables a builtin ${hit}, which no shim would see`;
-  }
-  for (const m of text.matchAll(/(?:^|[\s;&|(`{])zmodload\s+([^;&|\n)`]*)/g)) {
-    const words = m[1]!.trim().split(/\s+/);
-    if (!words.includes('zsh/files')) continue;
-    const features = words.filter((w) => /^[+-]?b:/.test(w));
-    const partial = words.some((w) => /^-[a-zA-Z]*F/.test(w));
-    const risky = !partial || features.length === 0 || features.some((f) => /^\+?b:(zf_)?(rm|rmdir|mv|ln|chmod|chown)$/.test(f));
-    if (risky) return 'zmodload zsh/files makes rm a builtin, which no shim would see';
-  }
-  return null;
-}
-
-/** Why a text turns the guard off, or null. */
-export function tampering(text: string): string | null {
-  if (TAMPER.test(text)) return 'the line changes what agent-guard relies on (its traps, startup files or shim tag)';
-  return loadsGuardedBuiltin(text);
-}
 
 /** Does this op reach a shim by name, so the shim will decide it on its concrete argv? */
 function reachesShim(o: OpResult): boolean {
@@ -140,13 +65,6 @@ function runtimeGuarded(program: string, env: Env): boolean {
 /** Interpreters whose commands pass the hooks again when they run: `eval` and `source` in the same
  *  shell, and nested bash/zsh (BASH_ENV, the ZDOTDIR wrapper). `sh -c` (dash) reads neither. */
 const HOOKED = new Set(['eval', 'source', '.', 'bash', 'zsh']);
-
-function say(ctx: HookContext, r: { decision: string; code: string; explanation: string; next?: string }, text: string): number {
-  ctx.io.stderr(`agent-guard: refused: ${r.decision} ${r.code}: ${r.explanation}\n  command: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}\n`);
-  if (r.next) ctx.io.stderr(`agent-guard: ${r.next}\n`);
-  else if (r.decision === 'ASK') ctx.io.stderr('agent-guard: this needs a human: ask the user to run it in their own terminal.\n');
-  return r.decision === 'ASK' ? EXIT.ASK : EXIT.BLOCK;
-}
 
 /** What a text check comes to, for every text entry point (the shell hooks, the harness
  *  adapters): `run` (nothing to refuse; any compensation is done, or left to the shims), or a
@@ -239,15 +157,4 @@ function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean; ask?: 
   const done = enforce(r, input.text, config);
   if (done.decision === 'BLOCK' || done.decision === 'ASK') return { action: 'refuse', decision: done.decision, code: done.code, explanation: done.explanation };
   return { action: 'run', r: done, deferred: false };
-}
-
-export function hookShell(input: HookInput, ctx: HookContext): number {
-  // The shells' own text: POSIX whatever AGENT_GUARD_DIALECT says (it selects the dialect of text a
-  // harness or `check` is given).
-  const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims, dialect: 'posix', hooked: true }, ctx.env, { tamper: true, ask: { tty: input.interactive, grant: true, entry: 'hook-shell' } });
-  if (v.action === 'run') {
-    if (v.r && !v.deferred) notice(ctx.env, input.cwd, keptBy(v.r), ctx.io.stderr);
-    return EXIT.OK;
-  }
-  return say(ctx, v, input.text);
 }

@@ -12,7 +12,7 @@
 //   unreadable input, no command,    exit 2 + reason on stderr                      deny on stdout,      exit 2 + reason
 //   internal error                   (the status these harnesses block on)          exit 0
 //   agent-guard cannot start at all  the same, from the fallback written after the hook command
-//                                    (src/adapters/install.ts fallbackOf)
+//                                    (src/harness/install.ts fallbackOf)
 //
 // Printing nothing for a command that may run keeps the user's own permission settings in force
 // (an explicit "allow" would skip them). Claude asks its user. Codex has no "ask" (0.171.0 takes it
@@ -23,8 +23,8 @@
 // the directory its command runs in (Codex without `workdir`, Copilot's write_*), the line is
 // decided with the directory unknown: relative targets are refused, or left to the shims.
 import path from 'node:path';
-import type { Env } from '../config.js';
-import { checkText, type TextVerdict } from '../shell/hook.js';
+import { shimsFirst, type Env } from '../config.js';
+import { checkText, type TextVerdict } from '../enforce/text.js';
 
 import { copilotDeny, HARNESSES, type Harness } from './answers.js';
 
@@ -162,7 +162,7 @@ export function runHarnessHook(h: Harness, raw: string, env: Env, cwd: string): 
     if (!p.shell) return { stdout: '', stderr: '', exitCode: 0 };
     // With the PATH shims first on PATH (a harness started by `agent-guard run`), what they will
     // see concretely is left to them, as in the shell hooks.
-    const shims = (env.AGENT_GUARD_SHIMS ?? '') !== '' && ((env.PATH ?? '') === env.AGENT_GUARD_SHIMS || (env.PATH ?? '').startsWith(`${env.AGENT_GUARD_SHIMS}:`));
+    const shims = shimsFirst(env);
     // Claude asks its user itself; elsewhere an ASK is a deny that names a one-time grant.
     const ask = { tty: false, grant: h !== 'claude', entry: `hook ${h}` };
     const v = checkText({ text: p.command, cwd: p.cwd ?? cwd, shims, ...(p.dialect !== undefined ? { dialect: p.dialect } : {}), ...(p.cwdUnknown ? { cwdUnknown: true } : {}) }, env, { tamper: true, ask });

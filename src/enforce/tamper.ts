@@ -1,0 +1,56 @@
+// Text that would switch the guard off (BLOCK_GUARD_TAMPERING): the guard's own traps, startup files
+// and shim tag, and builtins loaded past the shims (docs/shell-hooks.md). Pure text checks.
+
+/** The programs with a shim (src/shims/render.ts). */
+export const SHIMMED = new Set(['rm', 'rmdir', 'unlink', 'shred', 'git', 'find']);
+
+/** Programs that are guarded or that the guard relies on: a builtin of one of these names (bash's
+ *  `enable -f LIB NAME`, `enable NAME`) would take it past the shims or break the hook itself. A
+ *  loadable builtin of another name (pyenv/rbenv/nodenv's `realpath`) is no concern of the guard. */
+export const GUARDED_BUILTINS = new Set([...SHIMMED, 'srm', 'wipe', 'xargs', 'parallel', 'mv', 'cp', 'truncate', 'rsync', 'enable', 'builtin', 'command', 'trap', 'shopt', 'set', 'unset', 'local', 'return', 'exit', 'kill', 'printf', 'eval', 'source', '.', 'declare', 'typeset', 'history', 'hash', 'type', 'exec', 'bash', 'sh', 'zsh', 'env', 'sudo', 'node']);
+
+/** The guard's own machinery: its shim loop tag, its traps, its startup files. */
+const TAMPER = /AGENT_GUARD_SHIM_PID|AGENT_GUARD_CHECKER\w*=|\bunset\s+(-v\s+)?AGENT_GUARD_CHECKER|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=/;
+
+/** Builtins loaded past the shims: bash's `enable [-f LIB] NAME…` of a guarded name, zsh's
+ *  `zmodload zsh/files` (rm, rmdir, mv… as builtins) unless `-F` picks only harmless features. */
+function loadsGuardedBuiltin(text: string): string | null {
+  for (const m of text.matchAll(/(?:^|[\s;&|(`{])enable\s+([^;&|\n)`]*)/g)) {
+    const words = m[1]!.trim().split(/\s+/);
+    let names: string[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!.replace(/^['"]|['"]$/g, '');
+      if (w === '--') {
+        names = names.concat(words.slice(i + 1));
+        break;
+      }
+      if (/^-[a-zA-Z]*f$/.test(w)) {
+        i++; // the library
+        continue;
+      }
+      if (w.startsWith('-')) continue; // -n, -a, -p, -s, -d
+      if (/^(\d?[<>]|&>)/.test(w)) {
+        if (/^(\d?[<>][>&]?|&>)$/.test(w)) i++; // the redirection's target is the next word
+        continue;
+      }
+      names.push(w);
+    }
+    const hit = names.map((n) => n.replace(/^['"]|['"]$/g, '')).find((n) => GUARDED_BUILTINS.has(n) || /[^A-Za-z0-9_-]/.test(n));
+    if (hit !== undefined) return `enable loads or enables a builtin ${hit}, which no shim would see`;
+  }
+  for (const m of text.matchAll(/(?:^|[\s;&|(`{])zmodload\s+([^;&|\n)`]*)/g)) {
+    const words = m[1]!.trim().split(/\s+/);
+    if (!words.includes('zsh/files')) continue;
+    const features = words.filter((w) => /^[+-]?b:/.test(w));
+    const partial = words.some((w) => /^-[a-zA-Z]*F/.test(w));
+    const risky = !partial || features.length === 0 || features.some((f) => /^\+?b:(zf_)?(rm|rmdir|mv|ln|chmod|chown)$/.test(f));
+    if (risky) return 'zmodload zsh/files makes rm a builtin, which no shim would see';
+  }
+  return null;
+}
+
+/** Why a text turns the guard off, or null. */
+export function tampering(text: string): string | null {
+  if (TAMPER.test(text)) return 'the line changes what agent-guard relies on (its traps, startup files or shim tag)';
+  return loadsGuardedBuiltin(text);
+}
