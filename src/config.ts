@@ -4,6 +4,8 @@
 // `shell-init` build for their children, the warm checker's own variables (src/checker/place.ts
 // CHECKER_ENV) and the Node preload's start-up variables (its own bundle).
 import path from 'node:path';
+import { parseNodeOptions, PRELOAD_NAME, requiredFiles } from './runtime/node-options.js';
+import { PYTHON_DIR_NAME } from './runtime/python-path.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -96,6 +98,18 @@ export function shimsFirst(env: Env): boolean {
   const shims = env.AGENT_GUARD_SHIMS ?? '';
   const p = env.PATH ?? '';
   return shims !== '' && (p === shims || p.startsWith(`${shims}:`));
+}
+
+/** The runtime deletion guards the environment carries to the programs it starts (`run` and
+ *  `shell-init` set both, docs/interpreters.md): the Node preload among NODE_OPTIONS' `--require`
+ *  files, the Python guard's directory first on PYTHONPATH (where Python takes its sitecustomize
+ *  from). */
+export function runtimeGuards(env: Env): { node: boolean; python: boolean } {
+  const first = (env.PYTHONPATH ?? '').split(':')[0] ?? '';
+  return {
+    node: requiredFiles(parseNodeOptions(env.NODE_OPTIONS ?? '') ?? []).some((f) => path.basename(f) === PRELOAD_NAME),
+    python: path.basename(first.replace(/\/+$/, '')) === PYTHON_DIR_NAME,
+  };
 }
 
 /** The variables `run` and `shell-init` set for a guarded session (docs/shims.md, docs/shell-hooks.md):

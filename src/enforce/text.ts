@@ -5,12 +5,10 @@
 // `command -p rm`, `env -i …`, `PATH=… rm`, `busybox rm`, `sudo rm`) is compensated here when its
 // effect is known and refused when not, and what no shim can see (the compound shapes of the line)
 // is refused here. docs/shell-hooks.md, docs/harnesses.md.
-import { loadConfig, type Env } from '../config.js';
+import { loadConfig, runtimeGuards, type Env } from '../config.js';
 import type { CheckResult, OpResult } from '../engine.js';
 import type { UndeterminableReason } from '../classifier/types.js';
 import { explain, type ReasonCode } from '../policy/reasons.js';
-import { PYTHON_DIR_NAME } from '../runtime/python-path.js';
-import { parseNodeOptions, PRELOAD_NAME, requiredFiles } from '../runtime/node-options.js';
 import { settleAsk, type AskPolicy } from '../grants/settle.js';
 import { decideLine, enforce, needsCompensation, relocatesRegenerable } from './index.js';
 import { SHIMMED, tampering } from './tamper.js';
@@ -54,12 +52,8 @@ function reachesShim(o: OpResult): boolean {
  *  a program by its path, past the shims). */
 function runtimeGuarded(program: string, env: Env): boolean {
   const name = program.slice(program.lastIndexOf('/') + 1);
-  if (/^python(\d+(\.\d+)*)?$/.test(name)) {
-    const first = (env.PYTHONPATH ?? '').split(':')[0] ?? '';
-    return first.replace(/\/+$/, '').endsWith('/' + PYTHON_DIR_NAME);
-  }
-  if (name === 'node' || name === 'nodejs') return requiredFiles(parseNodeOptions(env.NODE_OPTIONS ?? '') ?? []).some((f) => f.endsWith('/' + PRELOAD_NAME));
-  return false;
+  if (/^python(\d+(\.\d+)*)?$/.test(name)) return runtimeGuards(env).python;
+  return (name === 'node' || name === 'nodejs') && runtimeGuards(env).node;
 }
 
 /** Interpreters whose commands pass the hooks again when they run: `eval` and `source` in the same
