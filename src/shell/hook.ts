@@ -20,6 +20,7 @@ import type { ReasonCode } from '../policy/reasons.js';
 import type { UndeterminableReason } from '../classifier/types.js';
 import { keptBy, notice } from '../notice.js';
 import { settleAsk, type AskPolicy } from '../grants/settle.js';
+import { keepRedirected } from '../overwrite/hook.js';
 
 export interface HookInput {
   shell: 'bash' | 'zsh';
@@ -27,6 +28,10 @@ export interface HookInput {
   shims: boolean;
   cwd: string;
   text: string;
+  /** Files the text's redirections would truncate (absolute; the hook found them non-empty). */
+  overwrites?: readonly string[];
+  /** Only keep those: the text itself passed the hook's filter. */
+  overwriteOnly?: boolean;
 }
 
 export interface HookContext {
@@ -221,6 +226,12 @@ function checkTextAt(input: TextInput, env: Env, opts: { tamper: boolean; ask?: 
 }
 
 export function hookShell(input: HookInput, ctx: HookContext): number {
+  // Redirections first: what they would truncate is kept before the command runs.
+  if (input.overwrites && input.overwrites.length > 0) {
+    const refused = keepRedirected({ shell: input.shell, cwd: input.cwd, text: input.text, overwrites: input.overwrites }, ctx.env, ctx.io.stderr);
+    if (refused) return say(ctx, refused, input.text);
+    if (input.overwriteOnly) return EXIT.OK;
+  }
   // The shells' own text: POSIX whatever AGENT_GUARD_DIALECT says (it selects the dialect of text a
   // harness or `check` is given).
   const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims, dialect: 'posix', hooked: true }, ctx.env, { tamper: true, ask: { tty: input.interactive, grant: true, entry: 'hook-shell' } });

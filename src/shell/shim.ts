@@ -28,6 +28,7 @@ import { appendRecord } from '../recovery/records.js';
 import { auditPath } from '../recovery/quarantine.js';
 import { parseFindArgs, planFindDelete } from './find.js';
 import { keptBy, notice } from '../notice.js';
+import { shimOverwrite } from '../overwrite/shims.js';
 
 export interface ShimIO {
   stdout(s: string): void;
@@ -117,6 +118,11 @@ export function shim(name: string, real: string, args: readonly string[], ctx: S
       return shimGit(real, args, ctx);
     case 'find':
       return shimFind(real, args, ctx);
+    case 'mv':
+    case 'cp':
+    case 'truncate':
+    case 'rsync':
+      return shimOverwrite(name, real, args, ctx);
     default:
       return blockWith(ctx, argv, 'BLOCK_INTERNAL_ERROR', `no shim logic for ${JSON.stringify(name)}`);
   }
