@@ -1,0 +1,122 @@
+// Issue 15, item 3 (overwrites), acceptance: under `agent-guard run`, in bash and zsh, each form
+// that destroys a file's content by overwriting it — a redirection, truncate, mv, cp, rsync
+// --delete — leaves the old content recoverable with `agent-guard restore`; what git gives back
+// (a clean tracked file) or regenerates (an ignored file) is not copied; benign use ends exactly as
+// it does unguarded, with nothing kept. In the read-only sandbox.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+import { describeSandboxed, itSandboxed, runSandboxedExact, useSandboxArea } from '../helpers/sandbox.js';
+import { workTree } from '../helpers/tree.mjs';
+import { git, SYSTEM_PATH, world as makeWorld, type World } from '../helpers/world.js';
+
+const area = useSandboxArea('ag-overwrite');
+
+function envOf(w: World): Record<string, string> {
+  return { ...w.env, PATH: SYSTEM_PATH, XDG_CACHE_HOME: path.join(w.home, '.cache'), AGENT_GUARD_SESSION: 'overwrite' };
+}
+
+const guarded = (w: World, argv: string[]) => runSandboxedExact(area.rw(), envOf(w), [process.execPath, BIN, 'run', '--', ...argv], { cwd: w.ws, timeoutMs: 120_000 });
+const plain = (w: World, argv: string[]) => runSandboxedExact(area.rw(), envOf(w), argv, { cwd: w.ws, timeoutMs: 120_000 });
+const cli = (w: World, args: string[]) => runSandboxedExact(area.rw(), envOf(w), [process.execPath, BIN, ...args], { cwd: w.ws, timeoutMs: 120_000 });
+
+/** The transactions of the workspace's quarantine: txid → the origins it holds (relative). */
+function kept(w: World): Map<string, string[]> {
+  const r = cli(w, ['restore', 'list', '--json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  const json = JSON.parse(r.stdout);
+  return new Map(json.transactions.map((t: any) => [t.txid, t.items.map((i: any) => path.relative(w.ws, i.origin)).sort()]));
+}
+
+const read = (w: World, rel: string): string => fs.readFileSync(path.join(w.ws, rel), 'utf8');
+
+describeSandboxed('overwrites under agent-guard run: the old content is kept, restore brings it back', () => {
+  for (const shell of ['bash', 'zsh'] as const) {
+    itSandboxed(`${shell}: : > f, truncate -s 0, mv over, cp over, rsync --delete; clean tracked and ignored files are not copied`, () => {
+      const w = makeWorld(path.join(area.rw(), `${shell}-keep`), {
+        files: { '.gitignore': '*.log\n', 'tracked.txt': 'committed\n', 'clean.txt': 'clean\n', 'build.log': 'old log\n' },
+        commit: true,
+      });
+      const files: Record<string, string> = {
+        'tracked.txt': 'committed\nand edited\n', // tracked, with uncommitted changes
+        'notes.txt': 'my notes\n', // untracked
+        'm.txt': 'mv target\n',
+        'other.txt': 'mv source\n',
+        'c.txt': 'cp target\n',
+        'other2.txt': 'cp source\n',
+        'dst/one.txt': 'dst one\n',
+        'dst/sub/two.txt': 'dst two\n',
+      };
+      for (const [rel, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(w.ws, rel)), { recursive: true });
+        fs.writeFileSync(path.join(w.ws, rel), text);
+      }
+      fs.mkdirSync(path.join(w.ws, 'empty'));
+      const script = [
+        ': > notes.txt',
+        'truncate -s 0 tracked.txt',
+        'mv other.txt m.txt',
+        'cp other2.txt c.txt',
+        'rsync -a --delete empty/ dst/',
+        'echo new > clean.txt',
+        '> build.log',
+        'echo "st=$?"',
+      ].join('; ');
+      const r = guarded(w, [shell, '-c', script]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe('st=0\n');
+      // The commands did what they do.
+      expect([read(w, 'notes.txt'), read(w, 'tracked.txt'), read(w, 'm.txt'), read(w, 'c.txt'), read(w, 'clean.txt'), read(w, 'build.log')]).toEqual(['', '', 'mv source\n', 'cp source\n', 'new\n', '']);
+      expect(fs.existsSync(path.join(w.ws, 'other.txt'))).toBe(false);
+      expect(fs.readdirSync(path.join(w.ws, 'dst'))).toEqual([]);
+      // What was kept: exactly the content worth keeping.
+      const txs = kept(w);
+      expect([...txs.values()].flat().sort()).toEqual(['c.txt', 'dst/one.txt', 'dst/sub/two.txt', 'm.txt', 'notes.txt', 'tracked.txt']);
+      // Each comes back (the new occupant is itself quarantined by --force, never deleted).
+      for (const txid of txs.keys()) {
+        const b = cli(w, ['restore', txid, '--force', '--json']);
+        expect(b.exitCode, b.stderr).toBe(0);
+      }
+      for (const rel of ['notes.txt', 'tracked.txt', 'm.txt', 'c.txt', 'dst/one.txt', 'dst/sub/two.txt']) expect(read(w, rel), rel).toBe(files[rel]);
+      // What git gives back was left to git.
+      git(w.ws, w.env, 'checkout', '--', 'clean.txt');
+      expect(read(w, 'clean.txt')).toBe('clean\n');
+    });
+
+    itSandboxed(`${shell}: benign writes end as unguarded and keep nothing (new files, ignored logs, a rename, cp -r into nothing, make, a loop)`, () => {
+      const spec = {
+        files: {
+          '.gitignore': '*.log\n*.o\nstamp\n',
+          'build.log': 'old log\n',
+          'a.txt': 'a\n',
+          'src/one.c': 'one\n',
+          'src/sub/two.c': 'two\n',
+          Makefile: 'all: one.o stamp\none.o: src/one.c\n\tcp src/one.c one.o\nstamp: one.o\n\techo built > stamp\n',
+        },
+        commit: true,
+      };
+      const script = [
+        '> build.log',
+        'echo x > new.txt',
+        'mv a.txt b.txt',
+        'cp -r src dst',
+        'make -s && make -sB',
+        'for i in $(seq 50); do echo $i > out.txt; done',
+        'cat out.txt new.txt stamp',
+        'echo "st=$?"',
+      ].join('; ');
+      const p = makeWorld(path.join(area.rw(), `${shell}-benign-plain`, 'h'), spec);
+      const g = makeWorld(path.join(area.rw(), `${shell}-benign-guarded`, 'h'), spec);
+      const rp = plain(p, [shell, '-c', script]);
+      const rg = guarded(g, [shell, '-c', script]);
+      expect(rg.exitCode, rg.stderr).toBe(rp.exitCode);
+      expect(rp.exitCode).toBe(0);
+      expect(rg.stdout).toBe(rp.stdout);
+      expect(rg.stdout).toBe('50\nx\nbuilt\nst=0\n');
+      expect(rg.stderr).toBe(rp.stderr);
+      expect(workTree(g.ws)).toEqual(workTree(p.ws));
+      expect(fs.existsSync(path.join(g.ws, '.agent-trash'))).toBe(false);
+    });
+  }
+});
