@@ -599,7 +599,9 @@ __agent_guard_debug() {
   # A command text the bypass filter already passed, the shims still first on PATH: nothing to do
   # (the filter's answer depends on the text alone). Loops repeat their texts, and this is the
   # cheapest test the hook has.
-  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && -n ${__agent_guard_ok[$BASH_COMMAND]-} && $PATH == "${AGENT_GUARD_SHIMS-}":* && $- != *x* ]]; then
+  # A text with a redirection is remembered per directory, with its targets settled for this line
+  # (__agent_guard_okr: cleared with __agent_guard_mine): a loop writing one file stays this cheap.
+  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && -n ${__agent_guard_ok[$BASH_COMMAND]-}${__agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]-} && $PATH == "${AGENT_GUARD_SHIMS-}":* && $- != *x* ]]; then
     \builtin return 0
   fi
   # This file's own code (its functions, and the file itself while sourced) is not checked. This
@@ -623,7 +625,15 @@ __agent_guard_debug() {
         *)
           # Remembered (at most 256 texts, then it starts over).
           ((${#__agent_guard_ok[@]} < 256)) || __agent_guard_ok=()
-          [[ $BASH_COMMAND == [@*] || $BASH_COMMAND == *'>'* ]] || __agent_guard_ok[$BASH_COMMAND]=1
+          if [[ $BASH_COMMAND == *'>'* ]]; then
+            # (its targets settled: __agent_guard_overwrites remembered the text in this directory)
+            if [[ -n ${__agent_guard_okw[$PWD$'\x1f'$BASH_COMMAND]-} ]]; then
+              ((${#__agent_guard_okr[@]} < 256)) || __agent_guard_okr=()
+              __agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]=1
+            fi
+          elif [[ $BASH_COMMAND != [@*] ]]; then
+            __agent_guard_ok[$BASH_COMMAND]=1
+          fi
           \builtin return 0
           ;;
       esac
@@ -694,7 +704,7 @@ __agent_guard_precmd() {
   \builtin local rc="$?"
   __agent_guard_phase=1 __agent_guard_refused=
   # A new line: what an earlier line wrote is no longer "just written" (__agent_guard_overwrites).
-  __agent_guard_mine=() __agent_guard_okw=()
+  __agent_guard_mine=() __agent_guard_okw=() __agent_guard_okr=()
   if ! \builtin shopt -q promptvars; then
     __agent_guard_phase=2 # PS0 would not be expanded: check everything, prompt included
   elif [[ ${PS0-} != *"$__agent_guard_ps0"* ]]; then
@@ -733,8 +743,8 @@ __agent_guard_arm() {
   \builtin unset -v __agent_guard_ea
   __agent_guard_loaded=1
   # The texts the bypass filter passed (__agent_guard_debug).
-  \builtin declare -gA __agent_guard_ok __agent_guard_mine __agent_guard_okw __agent_guard_rwc
-  __agent_guard_ok=() __agent_guard_mine=() __agent_guard_okw=() __agent_guard_rwc=()
+  \builtin declare -gA __agent_guard_ok __agent_guard_mine __agent_guard_okw __agent_guard_okr __agent_guard_rwc
+  __agent_guard_ok=() __agent_guard_mine=() __agent_guard_okw=() __agent_guard_okr=() __agent_guard_rwc=()
   \builtin declare -ga __agent_guard_ow
   __agent_guard_ow=()
   \builtin set -T
