@@ -47,6 +47,7 @@ describeSandboxed('overwrites under agent-guard run: the old content is kept, re
         'other2.txt': 'cp source\n',
         'dst/one.txt': 'dst one\n',
         'dst/sub/two.txt': 'dst two\n',
+        'loop.txt': 'before the loop\n',
       };
       for (const [rel, text] of Object.entries(files)) {
         fs.mkdirSync(path.dirname(path.join(w.ws, rel)), { recursive: true });
@@ -61,6 +62,8 @@ describeSandboxed('overwrites under agent-guard run: the old content is kept, re
         'rsync -a --delete empty/ dst/',
         'echo new > clean.txt',
         '> build.log',
+        // the first write keeps what was there; the next ones overwrite this shell's own output
+        'for i in 1 2 3; do echo $i > loop.txt; done',
         'echo "st=$?"',
       ].join('; ');
       const r = guarded(w, [shell, '-c', script]);
@@ -72,13 +75,14 @@ describeSandboxed('overwrites under agent-guard run: the old content is kept, re
       expect(fs.readdirSync(path.join(w.ws, 'dst'))).toEqual([]);
       // What was kept: exactly the content worth keeping.
       const txs = kept(w);
-      expect([...txs.values()].flat().sort()).toEqual(['c.txt', 'dst/one.txt', 'dst/sub/two.txt', 'm.txt', 'notes.txt', 'tracked.txt']);
+      expect([...txs.values()].flat().sort()).toEqual(['c.txt', 'dst/one.txt', 'dst/sub/two.txt', 'loop.txt', 'm.txt', 'notes.txt', 'tracked.txt']);
+      expect(read(w, 'loop.txt')).toBe('3\n');
       // Each comes back (the new occupant is itself quarantined by --force, never deleted).
       for (const txid of txs.keys()) {
         const b = cli(w, ['restore', txid, '--force', '--json']);
         expect(b.exitCode, b.stderr).toBe(0);
       }
-      for (const rel of ['notes.txt', 'tracked.txt', 'm.txt', 'c.txt', 'dst/one.txt', 'dst/sub/two.txt']) expect(read(w, rel), rel).toBe(files[rel]);
+      for (const rel of ['loop.txt', 'notes.txt', 'tracked.txt', 'm.txt', 'c.txt', 'dst/one.txt', 'dst/sub/two.txt']) expect(read(w, rel), rel).toBe(files[rel]);
       // What git gives back was left to git.
       git(w.ws, w.env, 'checkout', '--', 'clean.txt');
       expect(read(w, 'clean.txt')).toBe('clean\n');
