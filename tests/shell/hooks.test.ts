@@ -14,7 +14,7 @@ const GUARD_BASH = path.join(REPO, 'shell/guard.bash');
 const ZDOTDIR = path.join(REPO, 'shell/zsh');
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find'];
+const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find', 'mv', 'cp', 'truncate', 'rsync'];
 
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} >/dev/null`]).status === 0;
 const HAS_ZSH = has('zsh');
