@@ -9,10 +9,12 @@
 // 2. Decided as `rm -- PATH…` would be, by the same engine, policy and session mode: outside the
 //    workspace and every scratch zone, a protected path (.git, the workspace root), RESTRICTED mode
 //    → refused as rm is; quarantined content → refused (an overwrite would destroy a kept copy); an
-//    ignored build artifact (ALLOW_REGENERABLE) → nothing.
+//    ignored build artifact (ALLOW_REGENERABLE) → nothing; a file in a scratch zone (/tmp, the
+//    cache: docs/zones.md) → nothing: rewriting temp files is what scratch is for (a harness's cwd
+//    file, a log in $TMPDIR), and a copy per rewrite would fill the zone's quarantine.
 // 3. What git can give back: a file git tracks with no change (work tree and index as HEAD) or one
-//    git ignores → nothing. Tracked with changes (staged or not), untracked, outside a repository, in
-//    a scratch zone → a verified copy, one transaction per quarantine, audited.
+//    git ignores → nothing. Tracked with changes (staged or not), untracked, outside a repository
+//    → a verified copy, one transaction per quarantine, audited.
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Env } from '../config.js';
@@ -49,7 +51,7 @@ export interface OverwriteRequest {
 }
 
 /** Why an entry needs no copy. */
-export type Needless = 'missing' | 'not-a-file' | 'empty' | 'clean' | 'ignored' | 'regenerable';
+export type Needless = 'missing' | 'not-a-file' | 'empty' | 'clean' | 'ignored' | 'regenerable' | 'scratch';
 
 export type OverwriteVerdict =
   | { action: 'run'; txids: string[]; kept: string[]; needless: { path: string; why: Needless }[] }
@@ -148,27 +150,23 @@ function keep(req: OverwriteRequest, stderr: (s: string) => void): OverwriteVerd
       return refuse('BLOCK', 'BLOCK_PROTECTED_PATH', explain('BLOCK_PROTECTED_PATH', `${inQ} is a copy the quarantine keeps; overwriting it would lose it (restore it first with agent-guard restore)`));
     }
   }
-  // An ignored build artifact (rule 13) is regenerable: nothing to keep.
+  // An ignored build artifact (rule 13) is regenerable, a file in a scratch zone is scratch: nothing
+  // to keep.
   const targets = r.ops.flatMap((o) => o.targets.filter((t) => t.role !== 'scope' && t.physical !== null).map((t) => ({ t, regenerable: o.code === 'ALLOW_REGENERABLE' })));
   const git = gitRunner(config.gitBinary, config.env);
-  const zoneOf = new Map<string, string | undefined>();
   const open: string[] = [];
   for (const p of physicals) {
     const hit = targets.find((x) => x.t.physical === p);
     if (hit?.regenerable) needless.push({ path: candidates.get(p)!, why: 'regenerable' });
-    else {
-      open.push(p);
-      zoneOf.set(p, hit?.t.zone);
-    }
+    else if (hit?.t.zone !== undefined) needless.push({ path: candidates.get(p)!, why: 'scratch' });
+    else open.push(p);
   }
   const states = gitStates(git, open);
   const chosen: PlacedTarget[] = [];
   for (const p of open) {
     const s = states.get(p) ?? 'keep';
-    if (s === 'keep') {
-      const zone = zoneOf.get(p);
-      chosen.push({ path: p, ...(zone !== undefined ? { zone } : {}) });
-    } else needless.push({ path: candidates.get(p)!, why: s });
+    if (s === 'keep') chosen.push({ path: p });
+    else needless.push({ path: candidates.get(p)!, why: s });
   }
   if (chosen.length === 0) return { action: 'run', txids: [], kept: [], needless };
   if (!r.workspace) return refuse('BLOCK', 'COMPENSATION_FAILED', explain('COMPENSATION_FAILED', `no quarantine for ${what}`));

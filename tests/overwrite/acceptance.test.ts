@@ -88,6 +88,27 @@ describeSandboxed('overwrites under agent-guard run: the old content is kept, re
       expect(read(w, 'clean.txt')).toBe('clean\n');
     });
 
+    itSandboxed(`${shell}: outside the workspace: a scratch zone's file is rewritten with no copy; a file elsewhere is refused as rm is (BLOCK_OUT_OF_WORKSPACE)`, () => {
+      const w = makeWorld(path.join(area.rw(), `${shell}-outside`), { files: { 'a.txt': 'a\n' }, commit: true });
+      const tmp = path.join(w.home, 'tmp');
+      fs.mkdirSync(tmp);
+      fs.writeFileSync(path.join(tmp, 'scratch.txt'), 'scratch\n');
+      fs.writeFileSync(path.join(w.home, 'notes.txt'), 'home notes\n');
+      const env = { ...envOf(w), TMPDIR: tmp };
+      const run = (script: string) => runSandboxedExact(area.rw(), env, [process.execPath, BIN, 'run', '--', shell, '-c', script], { cwd: w.ws, timeoutMs: 120_000 });
+      const z = run('echo new > "$TMPDIR/scratch.txt"; cp a.txt "$TMPDIR/scratch.txt"; echo "st=$?"');
+      expect(z.exitCode, z.stderr).toBe(0);
+      expect(z.stdout).toBe('st=0\n');
+      expect(fs.readFileSync(path.join(tmp, 'scratch.txt'), 'utf8')).toBe('a\n');
+      expect(fs.existsSync(path.join(tmp, `.agent-trash-${process.getuid!()}`))).toBe(false);
+      for (const script of ['echo x > "$HOME/notes.txt"', 'cp a.txt "$HOME/notes.txt"', 'truncate -s 0 ~/notes.txt']) {
+        const b = run(script);
+        expect(b.exitCode, script).not.toBe(0);
+        expect(b.stderr, script).toMatch(/BLOCK_OUT_OF_WORKSPACE/);
+      }
+      expect(fs.readFileSync(path.join(w.home, 'notes.txt'), 'utf8')).toBe('home notes\n');
+    });
+
     itSandboxed(`${shell}: benign writes end as unguarded and keep nothing (new files, ignored logs, a rename, cp -r into nothing, make, a loop)`, () => {
       const spec = {
         files: {
