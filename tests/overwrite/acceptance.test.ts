@@ -145,3 +145,38 @@ describeSandboxed('overwrites under agent-guard run: the old content is kept, re
     });
   }
 });
+
+describeSandboxed('overwrites not seen (docs/limitations.md): the content is lost as without the guard', () => {
+  itSandboxed('bash: dd of=, tee, sed -i, an interpreter writing a file, a redirection target read only by expanding', () => {
+    const names = ['dd.txt', 'tee.txt', 'sed.txt', 'py.txt', 'subst.txt'];
+    const w = makeWorld(path.join(area.rw(), 'unseen'), { files: { 'src.txt': 'src\n' }, commit: true });
+    for (const n of names) fs.writeFileSync(path.join(w.ws, n), `old ${n}\n`);
+    const script = [
+      'dd if=src.txt of=dd.txt status=none',
+      'echo t | tee tee.txt >/dev/null',
+      "sed -i 's/old/new/' sed.txt",
+      `python3 -c "open('py.txt', 'w').write('py')"`,
+      'echo s > "$(echo subst.txt)"',
+      'echo "st=$?"',
+    ].join('; ');
+    const r = guarded(w, ['bash', '-c', script]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('st=0\n');
+    expect(names.map((n) => read(w, n))).toEqual(['src\n', 't\n', 'new sed.txt\n', 'py', 's\n']);
+    expect(kept(w).size).toBe(0);
+  });
+
+  itSandboxed('redirections of compound commands ({ …; } > f, ( … ) > f, a loop > f): bash does not see them, zsh keeps them', () => {
+    const names = ['a.txt', 'b.txt', 'c.txt'];
+    const script = '{ echo 1; } > a.txt; (echo 2) > b.txt; for i in 3; do echo $i; done > c.txt; echo "st=$?"';
+    for (const shell of ['bash', 'zsh'] as const) {
+      const w = makeWorld(path.join(area.rw(), `compound-${shell}`), { files: { 'x.txt': 'x\n' }, commit: true });
+      for (const n of names) fs.writeFileSync(path.join(w.ws, n), `old ${n}\n`);
+      const r = guarded(w, [shell, '-c', script]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe('st=0\n');
+      expect(names.map((n) => read(w, n))).toEqual(['1\n', '2\n', '3\n']);
+      expect([...kept(w).values()].flat().sort(), shell).toEqual(shell === 'bash' ? [] : names);
+    }
+  });
+});
