@@ -499,6 +499,10 @@ __agent_guard_overwrites() {
         x=$w
       fi
       [[ $x == /* ]] || x=$PWD/$x
+      # one name per file for what this shell wrote: ./x, a//b
+      while [[ $x == *//* || $x == */./* ]]; do x=${x//\/.\//\/} x=${x//\/\//\/}; done
+      # a device or a descriptor (/dev/null, /dev/stdout, /dev/fd/1, /proc/self/fd/1): not a file here
+      [[ $x != /dev/* && $x != /proc/* ]] || continue
       [[ -z ${__agent_guard_mine[$x]-} ]] || continue
       if [[ -f $x && -s $x ]]; then
         __agent_guard_ow+=("$x")

@@ -149,6 +149,10 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
           [[ -n $dir ]] || continue
           x=$dir/$x
         fi
+        # one name per file for what this shell wrote: ./x, a//b
+        while [[ $x == *//* || $x == */./* ]]; do x=${x//\/.\//\/} x=${x//\/\//\/}; done
+        # a device or a descriptor (/dev/null, /dev/stdout, /dev/fd/1, /proc/self/fd/1): not a file here
+        [[ $x != /dev/* && $x != /proc/* ]] || continue
         [[ -z ${__agent_guard_mine[$x]-} ]] || continue
         if [[ -f $x && -s $x ]]; then
           __agent_guard_ow+=("$x")

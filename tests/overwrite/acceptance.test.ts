@@ -64,6 +64,7 @@ describeSandboxed('overwrites under agent-guard run: the old content is kept, re
         '> build.log',
         // the first write keeps what was there; the next ones overwrite this shell's own output
         'for i in 1 2 3; do echo $i > loop.txt; done',
+        'echo 3 > ./loop.txt',
         'echo "st=$?"',
       ].join('; ');
       const r = guarded(w, [shell, '-c', script]);
