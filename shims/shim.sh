@@ -260,6 +260,12 @@ case $ag_name in
         case $ag_a in
           --) ag_dd=1 ;;
           -n | --dry-run | --server | --daemon | --sender | --list-only) ag_fast=1 ;;
+          -[!-]*)
+            # a short cluster with n before any letter that takes a value (-avn, not -e n)
+            ag_s=${ag_a#-}
+            ag_s=${ag_s%%[BeTfM@]*}
+            case $ag_s in *n*) ag_fast=1 ;; esac
+            ;;
         esac
       fi
       ag_prev=$ag_last ag_last=$ag_a
