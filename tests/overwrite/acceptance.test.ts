@@ -14,7 +14,9 @@ import { git, SYSTEM_PATH, world as makeWorld, type World } from '../helpers/wor
 const area = useSandboxArea('ag-overwrite');
 
 function envOf(w: World): Record<string, string> {
-  return { ...w.env, PATH: SYSTEM_PATH, XDG_CACHE_HOME: path.join(w.home, '.cache'), AGENT_GUARD_SESSION: 'overwrite' };
+  // (a writable TMPDIR, and TMPPREFIX: where zsh writes here-documents)
+  fs.mkdirSync(path.join(w.home, 'tmp'), { recursive: true });
+  return { ...w.env, PATH: SYSTEM_PATH, XDG_CACHE_HOME: path.join(w.home, '.cache'), TMPDIR: path.join(w.home, 'tmp'), TMPPREFIX: path.join(w.home, 'tmp', 'zsh'), AGENT_GUARD_SESSION: 'overwrite' };
 }
 
 const guarded = (w: World, argv: string[]) => runSandboxedExact(area.rw(), envOf(w), [process.execPath, BIN, 'run', '--', ...argv], { cwd: w.ws, timeoutMs: 120_000 });
@@ -48,6 +50,7 @@ describeSandboxed('overwrites under agent-guard run: the old content is kept, re
         'dst/one.txt': 'dst one\n',
         'dst/sub/two.txt': 'dst two\n',
         'loop.txt': 'before the loop\n',
+        'here.txt': 'before the here-document\n',
       };
       for (const [rel, text] of Object.entries(files)) {
         fs.mkdirSync(path.dirname(path.join(w.ws, rel)), { recursive: true });
@@ -65,25 +68,26 @@ describeSandboxed('overwrites under agent-guard run: the old content is kept, re
         // the first write keeps what was there; the next ones overwrite this shell's own output
         'for i in 1 2 3; do echo $i > loop.txt; done',
         'echo 3 > ./loop.txt',
-        'echo "st=$?"',
+        "cat > here.txt <<'EOF'\nnew\nEOF\necho \"st=$?\"",
       ].join('; ');
       const r = guarded(w, [shell, '-c', script]);
       expect(r.exitCode, r.stderr).toBe(0);
-      expect(r.stdout).toBe('st=0\n');
+      expect(r.stdout, r.stderr).toBe('st=0\n');
+      expect(read(w, 'here.txt')).toBe('new\n');
       // The commands did what they do.
       expect([read(w, 'notes.txt'), read(w, 'tracked.txt'), read(w, 'm.txt'), read(w, 'c.txt'), read(w, 'clean.txt'), read(w, 'build.log')]).toEqual(['', '', 'mv source\n', 'cp source\n', 'new\n', '']);
       expect(fs.existsSync(path.join(w.ws, 'other.txt'))).toBe(false);
       expect(fs.readdirSync(path.join(w.ws, 'dst'))).toEqual([]);
       // What was kept: exactly the content worth keeping.
       const txs = kept(w);
-      expect([...txs.values()].flat().sort()).toEqual(['c.txt', 'dst/one.txt', 'dst/sub/two.txt', 'loop.txt', 'm.txt', 'notes.txt', 'tracked.txt']);
+      expect([...txs.values()].flat().sort()).toEqual(['c.txt', 'dst/one.txt', 'dst/sub/two.txt', 'here.txt', 'loop.txt', 'm.txt', 'notes.txt', 'tracked.txt']);
       expect(read(w, 'loop.txt')).toBe('3\n');
       // Each comes back (the new occupant is itself quarantined by --force, never deleted).
       for (const txid of txs.keys()) {
         const b = cli(w, ['restore', txid, '--force', '--json']);
         expect(b.exitCode, b.stderr).toBe(0);
       }
-      for (const rel of ['loop.txt', 'notes.txt', 'tracked.txt', 'm.txt', 'c.txt', 'dst/one.txt', 'dst/sub/two.txt']) expect(read(w, rel), rel).toBe(files[rel]);
+      for (const rel of ['here.txt', 'loop.txt', 'notes.txt', 'tracked.txt', 'm.txt', 'c.txt', 'dst/one.txt', 'dst/sub/two.txt']) expect(read(w, rel), rel).toBe(files[rel]);
       // What git gives back was left to git.
       git(w.ws, w.env, 'checkout', '--', 'clean.txt');
       expect(read(w, 'clean.txt')).toBe('clean\n');
