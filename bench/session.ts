@@ -34,6 +34,7 @@ export const SESSION_ROWS: readonly Row[] = [
   { name: 'find -exec rm \\; (200)', cmd: "find objs -name '*.o' -exec rm {} \\;", template: 'small', gone: 'objs/1.o', target: 2 },
   { name: 'xargs -P8 -n1 rm (200)', cmd: "printf '%s\\n' objs/*.o | xargs -P8 -n1 rm", template: 'small', gone: 'objs/1.o', target: 2 },
   { name: 'rm -rf (3,000 files)', cmd: 'rm -rf objs', template: 'big', gone: 'objs', target: 1.5 },
+  { name: 'redirect loop (200, one file)', cmd: 'for i in $(seq 200); do echo $i > out.txt; done', template: 'small', target: 1.3 },
   { name: '[[ ]] loop (1000)', cmd: 'for i in $(seq 1000); do [[ $i -gt 0 ]] && echo $i; done', template: 'small', target: 1.3 },
   { name: 'run -- true vs true', argv: ['true'], template: 'small' },
 ];

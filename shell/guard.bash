@@ -325,12 +325,229 @@ __agent_guard_defer() {
   done
 }
 
+# OVERWRITES (docs/shell-hooks.md, "Redirections"). Sets __agent_guard_rw to the raw target words of the output redirections of $1 that truncate a file
+# (`>`, `>|`, `&>`, `>&word`, with any fd); returns 1 when there are none. Quoted strings, `$(…)`,
+# backquotes and `${…}` are skipped; `[[ … ]]` and `(( … ))` hold comparisons, not redirections.
+__agent_guard_redirs() {
+  __agent_guard_rw=()
+  \builtin local s="$1" w t q n
+  case $s in '[['* | '(('*) \builtin return 1 ;; esac
+  while :; do
+    w=${s%%[\'\"\\\`\$\>]*}
+    s=${s:${#w}}
+    case $s in
+      '') break ;;
+      \\*) s=${s:2} ;;
+      \'*)
+        s=${s:1}
+        [[ $s == *\'* ]] || break
+        s=${s#*\'}
+        ;;
+      \"*)
+        s=${s:1}
+        while [[ $s == *\"* ]]; do
+          q=${s%%\"*} s=${s#*\"}
+          [[ $q == *\\ && $q != *\\\\ ]] || break
+        done
+        ;;
+      \`*)
+        s=${s:1}
+        [[ $s == *\`* ]] || break
+        s=${s#*\`}
+        ;;
+      '$('* | '${'*)
+        # to the matching close (nesting counted, quotes not: a text this odd is left alone)
+        n=0
+        while [[ -n $s ]]; do
+          q=${s%%[()\{\}]*}
+          s=${s:${#q}}
+          case $s in [\(\{]*) ((++n)) ;; [\)\}]*) ((--n)) ;; esac
+          s=${s:1}
+          ((n > 0)) || break
+        done
+        ;;
+      \$*) s=${s:1} ;;
+      \>*)
+        s=${s:1}
+        case $w in *'<') continue ;; esac # <> opens read-write: nothing is truncated
+        case $s in
+          \>* | \(*) s=${s:1}; continue ;; # >> appends; >(…) is a process substitution
+          \|*) s=${s:1} ;;
+          \&*)
+            s=${s:1}
+            case $s in [0-9-]* | ' '[0-9-]*) continue ;; esac # a descriptor copy (>&2, 2>&1, >&-)
+            ;;
+        esac
+        s=${s#"${s%%[! $'\t']*}"}
+        t=
+        while [[ -n $s ]]; do
+          case $s in
+            [[:space:]\;\&\|\<\>\(\)]*) break ;;
+            \'*)
+              q=${s:1}
+              [[ $q == *\'* ]] || \builtin return 1
+              q=${q%%\'*} t+="'$q'" s=${s:$((${#q} + 2))}
+              ;;
+            \"*)
+              q=${s:1} w=
+              while [[ $q == *\"* ]]; do
+                w+=${q%%\"*} q=${q#*\"}
+                [[ $w == *\\ && $w != *\\\\ ]] || break
+                w+='"'
+              done
+              [[ $s == \"*\"* ]] || \builtin return 1
+              t+="\"$w\"" s=$q
+              ;;
+            \\?*) t+=${s:0:2} s=${s:2} ;;
+            *)
+              q=${s%%[[:space:]\;\&\|\<\>\(\)\'\"\\]*}
+              t+=$q s=${s:${#q}}
+              ;;
+          esac
+        done
+        [[ -z $t ]] || __agent_guard_rw+=("$t")
+        ;;
+    esac
+  done
+  ((${#__agent_guard_rw[@]}))
+}
+
+# Expands a raw target word $1 without side effects into __agent_guard_x: quotes, backslashes, a
+# leading `~` or `~/`, and `$name` / `${name}` of a set variable. Anything else (a substitution,
+# `$1`, an unset variable, an unquoted glob) returns 1: not read (docs/shell-hooks.md). The locals
+# carry the guard's prefix: ${!name} must not find one of them instead of the user's.
+__agent_guard_expand() {
+  \builtin local __agent_guard_s="$1" __agent_guard_q __agent_guard_n __agent_guard_in=
+  __agent_guard_x=
+  case $__agent_guard_s in
+    *'$('* | *'`'*) \builtin return 1 ;;
+    \~ | \~/*)
+      [[ -n ${HOME-} ]] || \builtin return 1
+      __agent_guard_x=$HOME __agent_guard_s=${__agent_guard_s:1}
+      ;;
+    \~*) \builtin return 1 ;;
+  esac
+  while [[ -n $__agent_guard_s ]]; do
+    case $__agent_guard_in$__agent_guard_s in
+      1\"*) __agent_guard_in= __agent_guard_s=${__agent_guard_s:1} ;;
+      1\\[\"\\\$\`]*) __agent_guard_x+=${__agent_guard_s:1:1} __agent_guard_s=${__agent_guard_s:2} ;;
+      1\\*) __agent_guard_x+=\\ __agent_guard_s=${__agent_guard_s:1} ;;
+      \"*) __agent_guard_in=1 __agent_guard_s=${__agent_guard_s:1} ;;
+      \'*)
+        __agent_guard_q=${__agent_guard_s:1}
+        __agent_guard_q=${__agent_guard_q%%\'*}
+        __agent_guard_x+=$__agent_guard_q __agent_guard_s=${__agent_guard_s:$((${#__agent_guard_q} + 2))}
+        ;;
+      \\?*) __agent_guard_x+=${__agent_guard_s:1:1} __agent_guard_s=${__agent_guard_s:2} ;;
+      *)
+        case $__agent_guard_s in
+          '${'*)
+            __agent_guard_n=${__agent_guard_s:2} __agent_guard_n=${__agent_guard_n%%\}*}
+            __agent_guard_s=${__agent_guard_s:$((${#__agent_guard_n} + 3))}
+            ;;
+          \$[A-Za-z_]*)
+            __agent_guard_n=${__agent_guard_s:1} __agent_guard_n=${__agent_guard_n%%[!A-Za-z0-9_]*}
+            __agent_guard_s=${__agent_guard_s:$((${#__agent_guard_n} + 1))}
+            ;;
+          \$*) \builtin return 1 ;;
+          *)
+            if [[ -n $__agent_guard_in ]]; then
+              __agent_guard_q=${__agent_guard_s%%[\"\\\$]*}
+            else
+              __agent_guard_q=${__agent_guard_s%%[\"\'\\\$]*}
+              [[ $__agent_guard_q != *[*?[]* ]] || \builtin return 1
+            fi
+            __agent_guard_x+=$__agent_guard_q __agent_guard_s=${__agent_guard_s:${#__agent_guard_q}}
+            \builtin continue
+            ;;
+        esac
+        [[ $__agent_guard_n == [A-Za-z_]* && $__agent_guard_n != *[!A-Za-z0-9_]* && -n ${!__agent_guard_n+x} ]] || \builtin return 1
+        __agent_guard_x+=${!__agent_guard_n}
+        ;;
+    esac
+  done
+  [[ -z $__agent_guard_in && -n $__agent_guard_x ]]
+}
+
+# Sets __agent_guard_ow to the files the redirections of $1 would truncate that hold content this
+# shell did not write itself, and returns 0 when there is one. No fork: a target that is missing or
+# empty now is this shell's own output from here on (__agent_guard_mine), and so is a file it has
+# already had checked; a target that cannot be read without expanding (`> "$(…)"`, `> $1`, a glob) is
+# left alone. A text whose literal targets are all settled is remembered per directory.
+__agent_guard_overwrites() {
+  __agent_guard_ow=()
+  \builtin local key="$PWD"$'\x1f'"$1" raw w x literal=1 IFS
+  [[ -z ${__agent_guard_okw[$key]-} ]] || \builtin return 1
+  raw=${__agent_guard_rwc[$1]-}
+  if [[ -z $raw ]]; then
+    raw=-
+    if __agent_guard_redirs "$1"; then
+      IFS=$'\x1f'
+      raw="${__agent_guard_rw[*]}"
+    fi
+    ((${#__agent_guard_rwc[@]} < 256)) || __agent_guard_rwc=()
+    __agent_guard_rwc[$1]=$raw
+  fi
+  if [[ $raw != - ]]; then
+    IFS=$'\x1f'
+    for w in $raw; do
+      if [[ $w == *[\$~\'\"\\\`*?[]* ]]; then
+        literal=
+        __agent_guard_expand "$w" || continue
+        x=$__agent_guard_x
+      else
+        x=$w
+      fi
+      [[ $x == /* ]] || x=$PWD/$x
+      # one name per file for what this shell wrote: ./x, a//b
+      while [[ $x == *//* || $x == */./* ]]; do x=${x//\/.\//\/} x=${x//\/\//\/}; done
+      # a device or a descriptor (/dev/null, /dev/stdout, /dev/fd/1, /proc/self/fd/1): not a file here
+      [[ $x != /dev/* && $x != /proc/* ]] || continue
+      [[ -z ${__agent_guard_mine[$x]-} ]] || continue
+      if [[ -f $x && -s $x ]]; then
+        __agent_guard_ow+=("$x")
+      elif [[ ! -e $x || -f $x ]]; then
+        ((${#__agent_guard_mine[@]} < 4096)) || __agent_guard_mine=()
+        __agent_guard_mine[$x]=1
+      elif [[ ! -c $x ]]; then
+        literal= # a directory, a FIFO: nothing to keep now, but not settled
+      fi
+    done
+  fi
+  if ((${#__agent_guard_ow[@]})); then \builtin return 0; fi
+  if [[ -n $literal ]]; then
+    ((${#__agent_guard_okw[@]} < 256)) || __agent_guard_okw=()
+    __agent_guard_okw[$key]=1
+  fi
+  \builtin return 1
+}
+
+# The checker for a text whose redirections would truncate files (__agent_guard_ow): it keeps what
+# they hold and, in the same call, decides the text when the filter sends it ($3 non-empty: the
+# text itself was checked already). Refusals as in __agent_guard_decide; once kept, the files count
+# as this shell's own.
+__agent_guard_owdecide() {
+  \builtin local t="$1" x
+  __agent_guard_owonly=1
+  if [[ -z ${3-} ]] && __agent_guard_risky "$1"; then t=$__agent_guard_t __agent_guard_owonly=; fi
+  if __agent_guard_decide "$t" "$2"; then
+    for x in "${__agent_guard_ow[@]}"; do __agent_guard_mine[$x]=1; done
+    __agent_guard_ow=() __agent_guard_owonly=
+    \builtin return 0
+  fi
+  __agent_guard_ow=() __agent_guard_owonly=
+  \builtin return 1
+}
+
 # Runs the checker on $1 with its messages on fd $2; returns its status (127: no runnable node).
 __agent_guard_run() {
   \builtin local -a a
+  \builtin local x
   a=(hook-shell --shell bash)
   [[ -n ${__agent_guard_interactive-} ]] && a+=(--interactive)
   __agent_guard_shims_active && a+=(--shims)
+  for x in "${__agent_guard_ow[@]}"; do a+=(--overwrite "$x"); done
+  [[ -z ${__agent_guard_owonly-} ]] || a+=(--overwrite-only)
   [[ -n ${AGENT_GUARD_NODE-} && -f $AGENT_GUARD_NODE && -x $AGENT_GUARD_NODE ]] || \builtin return 127
   # Both of its outputs go to the message fd: nothing may reach the command's stdout.
   # shellcheck disable=SC2261
@@ -348,7 +565,7 @@ __agent_guard_verdict() {
 # The same for a text that passed the prefilter.
 __agent_guard_decide() {
   [[ -z ${__agent_guard_refused-} ]] || \builtin return 1
-  __agent_guard_defer "$1" && \builtin return 0
+  ((${#__agent_guard_ow[@]})) || ! __agent_guard_defer "$1" || \builtin return 0
   \builtin local rc=0 t
   __agent_guard_run "$1" "$2" || rc=$?
   ((rc == 0)) && \builtin return 0
@@ -386,7 +603,9 @@ __agent_guard_debug() {
   # A command text the bypass filter already passed, the shims still first on PATH: nothing to do
   # (the filter's answer depends on the text alone). Loops repeat their texts, and this is the
   # cheapest test the hook has.
-  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && -n ${__agent_guard_ok[$BASH_COMMAND]-} && $PATH == "${AGENT_GUARD_SHIMS-}":* && $- != *x* ]]; then
+  # A text with a redirection is remembered per directory, with its targets settled for this line
+  # (__agent_guard_okr: cleared with __agent_guard_mine): a loop writing one file stays this cheap.
+  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && -n ${__agent_guard_ok[$BASH_COMMAND]-}${__agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]-} && $PATH == "${AGENT_GUARD_SHIMS-}":* && $- != *x* ]]; then
     \builtin return 0
   fi
   # This file's own code (its functions, and the file itself while sourced) is not checked. This
@@ -395,6 +614,11 @@ __agent_guard_debug() {
   [[ $BASHOPTS == *extdebug* ]] || \builtin shopt -s extdebug
   # The common case, kept short: one command, nothing pending, no xtrace.
   if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && $- != *x* ]]; then
+    # A redirection that would truncate a file holding content this shell did not write: kept first.
+    if [[ $BASH_COMMAND == *'>'* ]] && __agent_guard_overwrites "$BASH_COMMAND"; then
+      __agent_guard_owdecide "$BASH_COMMAND" 2
+      \builtin return
+    fi
     # With the shims active, most commands are done here: no bypass substring, no `$` program word
     # (the first case of __agent_guard_risky, inlined: a function call costs as much as the test).
     if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":*) ]]; then
@@ -405,7 +629,15 @@ __agent_guard_debug() {
         *)
           # Remembered (at most 256 texts, then it starts over).
           ((${#__agent_guard_ok[@]} < 256)) || __agent_guard_ok=()
-          [[ $BASH_COMMAND == [@*] ]] || __agent_guard_ok[$BASH_COMMAND]=1
+          if [[ $BASH_COMMAND == *'>'* ]]; then
+            # (its targets settled: __agent_guard_overwrites remembered the text in this directory)
+            if [[ -n ${__agent_guard_okw[$PWD$'\x1f'$BASH_COMMAND]-} ]]; then
+              ((${#__agent_guard_okr[@]} < 256)) || __agent_guard_okr=()
+              __agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]=1
+            fi
+          elif [[ $BASH_COMMAND != [@*] ]]; then
+            __agent_guard_ok[$BASH_COMMAND]=1
+          fi
           \builtin return 0
           ;;
       esac
@@ -440,6 +672,13 @@ __agent_guard_debug() {
       fi
       ;;
   esac
+  if [[ $BASH_COMMAND == *'>'* ]] && __agent_guard_overwrites "$BASH_COMMAND"; then
+    \builtin local __agent_guard_seen=
+    [[ $BASH_COMMAND != "${__agent_guard_same-}" ]] || __agent_guard_seen=1
+    __agent_guard_same=
+    __agent_guard_owdecide "$BASH_COMMAND" "$__agent_guard_fd" "$__agent_guard_seen"
+    \builtin return
+  fi
   if [[ -n ${__agent_guard_same-} ]]; then
     if [[ $BASH_COMMAND == "$__agent_guard_same" ]]; then
       __agent_guard_same=
@@ -468,6 +707,8 @@ __agent_guard_settrap() {
 __agent_guard_precmd() {
   \builtin local rc="$?"
   __agent_guard_phase=1 __agent_guard_refused=
+  # A new line: what an earlier line wrote is no longer "just written" (__agent_guard_overwrites).
+  __agent_guard_mine=() __agent_guard_okw=() __agent_guard_okr=()
   if ! \builtin shopt -q promptvars; then
     __agent_guard_phase=2 # PS0 would not be expanded: check everything, prompt included
   elif [[ ${PS0-} != *"$__agent_guard_ps0"* ]]; then
@@ -506,8 +747,10 @@ __agent_guard_arm() {
   \builtin unset -v __agent_guard_ea
   __agent_guard_loaded=1
   # The texts the bypass filter passed (__agent_guard_debug).
-  \builtin declare -gA __agent_guard_ok
-  __agent_guard_ok=()
+  \builtin declare -gA __agent_guard_ok __agent_guard_mine __agent_guard_okw __agent_guard_okr __agent_guard_rwc
+  __agent_guard_ok=() __agent_guard_mine=() __agent_guard_okw=() __agent_guard_okr=() __agent_guard_rwc=()
+  \builtin declare -ga __agent_guard_ow
+  __agent_guard_ow=()
   \builtin set -T
   \builtin local q=
   [[ $__agent_guard_xt != *x* ]] || q=1

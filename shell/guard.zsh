@@ -100,21 +100,129 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
     __agent_guard_vt="${(q)${(P)__agent_guard_vn}}$__agent_guard_vs"
   }
 
+  # OVERWRITES (docs/shell-hooks.md, "Redirections"; the same rules as shell/guard.bash, on zsh's
+  # own tokens of the sublist): sets __agent_guard_ow to the files the redirections of $1 would
+  # truncate (`>`, `>|`, `>!`, `&>`, `>&` onto a name, any fd) that hold content this shell did not
+  # write itself, and returns 0 when there is one. No fork. Only redirections at the sublist's top
+  # level count (one inside `{ … }`, a loop or an `if` is checked when its command runs); a literal
+  # `cd DIR` before one moves the directory relative targets are read in, another `cd` leaves them
+  # unread. A target that cannot be read without expanding (`$(…)`, `$1`, a glob) is left alone.
+  __agent_guard_overwrites() {
+    \builtin emulate -L zsh
+    \builtin setopt extendedglob
+    __agent_guard_ow=()
+    \builtin local key="$PWD"$'\x1f'"$1" tok t x dir=$PWD
+    [[ -z ${__agent_guard_okw[$key]-} ]] || \builtin return 1
+    \builtin local -a w match mbegin mend
+    w=("${(@z)1}")
+    \builtin integer i=1 n=$#w depth=0 cmd=1 literal=1 cd=0
+    while (( i <= n )); do
+      tok=$w[i]
+      (( i++ ))
+      if [[ $tok == (<->|)(\>|\>\||\>\!|\&\>|\&\>\||\&\>\!|\>\&|\>\&\||\>\&\!) ]]; then
+        t=$w[i]
+        (( i++ ))
+        (( depth == 0 )) || continue
+        [[ $tok == *\& && $t == (<->|-|p) ]] && continue # a descriptor copy (>&2, 2>&1, >&-)
+        if [[ $t == *[\$\`\'\"\\~*?\[]* ]]; then
+          literal=0
+          if [[ $t == \~(|/*) && -n ${HOME-} ]]; then
+            x=$HOME${t#\~}
+            [[ $x != *[\$\`\'\"\\*?\[]* ]] || continue
+          elif [[ $t != *[\`\'\\*?\[~]* && $t == ((#s)\"|)([^\$\"]|\$[A-Za-z_][A-Za-z0-9_]#|\$\{[A-Za-z_][A-Za-z0-9_]#\})#(\"(#e)|) ]]; then
+            x=${t#\"} x=${x%\"}
+            [[ $x != *\"* ]] || continue
+            # every variable it names must be set
+            t=$x
+            while [[ $t == (#b)*\$(\{|)([A-Za-z_][A-Za-z0-9_]#)* ]]; do
+              (( ${(P)+match[2]} )) || continue 2
+              t=${t/\$${match[1]}${match[2]}}
+            done
+            x=${(e)x}
+          else
+            continue
+          fi
+        else
+          x=$t
+        fi
+        if [[ $x != /* ]]; then
+          [[ -n $dir ]] || continue
+          x=$dir/$x
+        fi
+        # one name per file for what this shell wrote: ./x, a//b
+        while [[ $x == *//* || $x == */./* ]]; do x=${x//\/.\//\/} x=${x//\/\//\/}; done
+        # a device or a descriptor (/dev/null, /dev/stdout, /dev/fd/1, /proc/self/fd/1): not a file here
+        [[ $x != /dev/* && $x != /proc/* ]] || continue
+        [[ -z ${__agent_guard_mine[$x]-} ]] || continue
+        if [[ -f $x && -s $x ]]; then
+          __agent_guard_ow+=("$x")
+        elif [[ ! -e $x || -f $x ]]; then
+          (( ${#__agent_guard_mine} < 4096 )) || __agent_guard_mine=()
+          __agent_guard_mine[$x]=1
+        elif [[ ! -c $x ]]; then
+          literal=0
+        fi
+        continue
+      fi
+      if (( cd )); then
+        cd=0
+        if [[ $tok == [^-\$\`\'\"\\~*?\[]* && $tok != *[\$\`\'\"\\*?\[]* ]]; then
+          if [[ $tok == /* ]]; then dir=$tok; elif [[ -n $dir ]]; then dir=$dir/$tok; fi
+        else
+          dir='' literal=0
+        fi
+        continue
+      fi
+      case $tok in
+        (\;|\;\;|\;\&|\;\||\&\&|\|\||\||\|\&|\&|\&\||\&\!|$'\n') cmd=1 ;;
+        (\{|\(|\(\(|if|case|for|while|until|select|repeat|foreach) (( cmd )) && (( ++depth )) ;;
+        (\}|\)|\)\)|fi|esac|done|end) (( cmd && depth > 0 )) && (( --depth )) ;;
+        (then|else|elif|do|\!|time|nocorrect|noglob|-|builtin|command|exec) ;;
+        ([A-Za-z_][A-Za-z0-9_]#(|\+)=*) ;;
+        (cd|pushd|popd|chdir)
+          if (( cmd && depth == 0 )); then
+            cmd=0 cd=1
+            # `cd` with no operand: HOME; the operand is read next (an option makes it unread)
+            if (( i > n )) || [[ $w[i] == (\;|\&\&|\|\||\||\&) ]]; then dir=${HOME-} cd=0; fi
+          else
+            cmd=0
+          fi
+          ;;
+        (*) cmd=0 ;;
+      esac
+    done
+    (( ${#__agent_guard_ow} )) && \builtin return 0
+    if (( literal )); then
+      (( ${#__agent_guard_okw} < 256 )) || __agent_guard_okw=()
+      __agent_guard_okw[$key]=1
+    fi
+    \builtin return 1
+  }
+
   # The decision on a text $1 that passed the prefilter: 0 = run it, 1 = refused in an interactive
   # shell (the trap then abandons the line). A non-interactive refusal exits the shell with 126.
   __agent_guard_decide() {
-    __agent_guard_defer "$1" && \builtin return 0
+    (( ${#__agent_guard_ow} )) || ! __agent_guard_defer "$1" || \builtin return 0
     \builtin emulate -L zsh
     \builtin local -a a
+    \builtin local x
     a=(hook-shell --shell zsh)
     [[ -n ${__agent_guard_interactive-} ]] && a+=(--interactive)
     __agent_guard_shims_active && a+=(--shims)
+    for x in $__agent_guard_ow; do a+=(--overwrite $x); done
+    [[ -z ${__agent_guard_owonly-} ]] || a+=(--overwrite-only)
     \builtin integer rc=127
     if [[ -n ${AGENT_GUARD_NODE-} && -f $AGENT_GUARD_NODE && -x $AGENT_GUARD_NODE ]]; then
       NODE_EXTRA_CA_CERTS= "$AGENT_GUARD_NODE" "${AGENT_GUARD_BUNDLE-}" $a --cwd "$PWD" -- "$1" </dev/null >&2
       rc=$?
     fi
-    (( rc == 0 )) && \builtin return 0
+    # (what the checker kept counts as this shell's own from here on)
+    if (( rc == 0 )); then
+      for x in $__agent_guard_ow; do __agent_guard_mine[$x]=1; done
+      __agent_guard_ow=() __agent_guard_owonly=
+      \builtin return 0
+    fi
+    __agent_guard_ow=() __agent_guard_owonly=
     if (( rc != 2 && rc != 3 )); then
       \builtin local t=${1//[$'\n\t']/ }
       (( $#t <= 200 )) || t="${t[1,200]}..."
@@ -209,6 +317,13 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
         (*) [[ $c == ${~__agent_guard_words} ]] && risky=1 ;; # one plain word
       esac
       fi
+      # A redirection that would truncate a file holding content this shell did not write: kept
+      # first (with the text's own check in the same call when the filter sends it).
+      __agent_guard_owonly=
+      if [[ $ZSH_DEBUG_CMD == *'>'* ]] && __agent_guard_overwrites "$ZSH_DEBUG_CMD"; then
+        (( risky )) || __agent_guard_owonly=1
+        risky=1
+      fi
       if (( risky )); then
         __agent_guard_decide "$c" || \builtin return 1
       fi
@@ -246,6 +361,8 @@ ${functions[__agent_guard_trapdebug]}
   # our precmd hook (run first) until our preexec hook (run last), which turns the checks on.
   __agent_guard_precmd() {
     __agent_guard_phase=1
+    # A new line: what an earlier line wrote is no longer "just written" (__agent_guard_overwrites).
+    __agent_guard_mine=() __agent_guard_okw=()
     preexec_functions=(${preexec_functions:#__agent_guard_preexec} __agent_guard_preexec)
   }
   __agent_guard_preexec() {
@@ -279,6 +396,10 @@ ${functions[__agent_guard_trapdebug]}
     fi
     \builtin return 0
   }
+
+  \builtin typeset -gA __agent_guard_mine __agent_guard_okw
+  \builtin typeset -ga __agent_guard_ow
+  __agent_guard_mine=() __agent_guard_okw=() __agent_guard_ow=()
 
   __agent_guard_interactive=
   [[ -o interactive && -z ${ZSH_EXECUTION_STRING-} ]] && __agent_guard_interactive=1

@@ -49,8 +49,8 @@ fi
 
 # Execs the real tool ($1: the hop count for the loop guard; the rest: its argv). It runs as
 # `<name>`, as the user typed it, so its messages and --help name it the same way: looked up with
-# its own directory first on PATH. rm, rmdir, unlink, shred, and find without -exec/-ok start no
-# other programs, so that PATH goes nowhere else; git, and find with -exec, do (hooks, -exec), and
+# its own directory first on PATH. rm, rmdir, unlink, shred, mv, cp, truncate, rsync (its remote
+# shell aside), and find without -exec/-ok start no other programs, so that PATH goes nowhere else; git, and find with -exec, do (hooks, -exec), and
 # those must still find the shims, so they are run by their path.
 ag_exec() {
   ag_h=$1
@@ -62,7 +62,7 @@ ag_exec() {
 }
 ag_byname=''
 case $ag_name in
-  rm | rmdir | unlink | shred) ag_byname=1 ;;
+  rm | rmdir | unlink | shred | mv | cp | truncate | rsync) ag_byname=1 ;;
   find)
     ag_byname=1
     for ag_a do
@@ -85,6 +85,65 @@ case ${AGENT_GUARD_SHIM_PID-} in
     exit 127
     ;;
 esac
+
+# mv, cp: reads the argv as GNU getopt_long does (options anywhere before --, unless
+# POSIXLY_CORRECT, which takes the slow path). Pass 1 ($1 = 1): -t DIR, -T, -n and the operands
+# (ag_nops, the last one in ag_last); pass 2: slow when the entry of a source's name in $ag_mcdir
+# exists. An option it does not know (an abbreviated long one too), or --parents, is slow.
+ag_mc_scan() {
+  ag_pass=$1
+  shift
+  ag_want='' ag_dd='' ag_i=0
+  for ag_a do
+    if [ -n "$ag_want" ]; then
+      [ "$ag_want" != t ] || ag_tdir=$ag_a
+      ag_want=''
+      continue
+    fi
+    if [ -z "$ag_dd" ]; then
+      case $ag_a in
+        --) ag_dd=1; continue ;;
+        --no-clobber) ag_nc=1; continue ;;
+        --target-directory=*) ag_tdir=${ag_a#*=}; continue ;;
+        --target-directory) ag_want=t; continue ;;
+        --suffix | --sparse | --no-preserve) ag_want=v; continue ;;
+        --no-target-directory) ag_T=1; continue ;;
+        --archive | --attributes-only | --backup | --backup=* | --copy-contents | --debug | --force | --interactive | \
+          --link | --dereference | --no-dereference | --preserve | --preserve=* | --no-preserve=* | --recursive | \
+          --reflink | --reflink=* | --remove-destination | --sparse=* | --strip-trailing-slashes | --symbolic-link | \
+          --suffix=* | --update | --update=* | --verbose | --one-file-system | --context | --context=* | \
+          --keep-directory-symlink | --exchange | --no-copy | --help | --version) continue ;;
+        --*) ag_slow=1; return ;;
+        -?*)
+          ag_s=${ag_a#-}
+          while [ -n "$ag_s" ]; do
+            ag_c=${ag_s%"${ag_s#?}"}
+            ag_s=${ag_s#?}
+            case $ag_c in
+              t) if [ -n "$ag_s" ]; then ag_tdir=$ag_s; else ag_want=t; fi; break ;;
+              S) [ -n "$ag_s" ] || ag_want=v; break ;;
+              n) ag_nc=1 ;;
+              T) ag_T=1 ;;
+              [abdfiHlLPpRrsuvxZ]) ;;
+              *) ag_slow=1; return ;;
+            esac
+          done
+          continue
+          ;;
+      esac
+    fi
+    ag_i=$((ag_i + 1))
+    if [ "$ag_pass" = 1 ]; then
+      ag_last=$ag_a ag_nops=$ag_i
+    elif [ -n "$ag_tdir" ] || [ "$ag_i" -lt "$ag_nops" ]; then
+      ag_s=$ag_a
+      while :; do case $ag_s in ?*/) ag_s=${ag_s%/} ;; *) break ;; esac; done
+      ag_s=${ag_s##*/}
+      case $ag_s in '' | . | ..) continue ;; esac
+      if [ -e "$ag_mcdir/$ag_s" ] || [ -h "$ag_mcdir/$ag_s" ]; then ag_slow=1; return; fi
+    fi
+  done
+}
 
 # 4. Fast path: a call that cannot destroy data goes straight to the real binary.
 ag_slow=''
@@ -141,6 +200,98 @@ case $ag_name in
         *) ag_slow=1; break ;;
       esac
     done
+    ;;
+  mv | cp)
+    # Slow only when an existing destination may be replaced: the single target, or a source's entry
+    # in the target directory (-t DIR, or a last operand that is a directory). -n never replaces.
+    ag_tdir='' ag_T='' ag_nc='' ag_last='' ag_nops=0 ag_mcdir=''
+    [ -z "${POSIXLY_CORRECT+x}" ] || ag_slow=1
+    [ -n "$ag_slow" ] || ag_mc_scan 1 "$@"
+    if [ -z "$ag_slow" ] && [ -z "$ag_nc" ]; then
+      if [ -n "$ag_tdir" ]; then
+        ag_mcdir=$ag_tdir
+      elif [ "$ag_nops" -lt 2 ]; then
+        : # the tool reports the missing operand
+      elif [ -n "$ag_T" ] || { [ "$ag_nops" -eq 2 ] && ! [ -d "$ag_last" ]; }; then
+        if [ -e "$ag_last" ] || [ -h "$ag_last" ]; then ag_slow=1; fi
+      else
+        ag_mcdir=$ag_last
+      fi
+      [ -z "$ag_mcdir" ] || ag_mc_scan 2 "$@"
+    fi
+    ;;
+  truncate)
+    # Slow only when an operand exists (it may shrink).
+    ag_want='' ag_dd=''
+    [ -z "${POSIXLY_CORRECT+x}" ] || ag_slow=1
+    for ag_a do
+      [ -z "$ag_slow" ] || break
+      if [ -n "$ag_want" ]; then ag_want=''; continue; fi
+      if [ -z "$ag_dd" ]; then
+        case $ag_a in
+          --) ag_dd=1; continue ;;
+          --size | --reference) ag_want=1; continue ;;
+          --size=* | --reference=* | --no-create | --io-blocks | --help | --version) continue ;;
+          --*) ag_slow=1; break ;;
+          -?*)
+            ag_s=${ag_a#-}
+            while [ -n "$ag_s" ]; do
+              ag_c=${ag_s%"${ag_s#?}"}
+              ag_s=${ag_s#?}
+              case $ag_c in
+                s | r) [ -n "$ag_s" ] || ag_want=1; break ;;
+                c | o) ;;
+                *) ag_slow=1; break ;;
+              esac
+            done
+            continue
+            ;;
+        esac
+      fi
+      if [ -e "$ag_a" ]; then ag_slow=1; fi
+    done
+    ;;
+  rsync)
+    # Slow only when the destination (the last operand) exists here. A dry run, the server or
+    # daemon side, and a remote destination (host:path, rsync://) are fast; so is a missing one.
+    ag_prev='' ag_last='' ag_dd='' ag_fast=''
+    for ag_a do
+      if [ -z "$ag_dd" ]; then
+        case $ag_a in
+          --) ag_dd=1 ;;
+          -n | --dry-run | --server | --daemon | --sender | --list-only) ag_fast=1 ;;
+          -[!-]*)
+            # a short cluster with n before any letter that takes a value (-avn, not -e n)
+            ag_s=${ag_a#-}
+            ag_s=${ag_s%%[BeTfM@]*}
+            case $ag_s in *n*) ag_fast=1 ;; esac
+            ;;
+        esac
+      fi
+      ag_prev=$ag_last ag_last=$ag_a
+    done
+    if [ -z "$ag_fast" ]; then
+      ag_slow=1
+      # The last word is the destination unless it is an option or an option's value.
+      case $ag_last in -*) ag_prev=-e ;; esac
+      [ "$ag_prev" != -- ] || ag_prev=''
+      case $ag_prev in
+        -*[BeTfM@] | --address | --backup-dir | --block-size | --bwlimit | --checksum-choice | --cc | --checksum-seed | \
+          --chmod | --chown | --compare-dest | --compress-choice | --zc | --compress-level | --zl | --compress-threads | --zt | \
+          --confine-root | --contimeout | --copy-as | --copy-dest | --debug | --early-input | --exclude | --exclude-from | \
+          --files-from | --filter | --groupmap | --iconv | --include | --include-from | --info | --link-dest | --log-file | \
+          --log-file-format | --log-format | --max-alloc | --max-delete | --max-size | --min-size | --modify-window | \
+          --only-write-batch | --out-format | --outbuf | --partial-dir | --password-file | --port | --protocol | --read-batch | \
+          --remote-option | --rsh | --rsync-path | --skip-compress | --sockopts | --stop-after | --stop-at | --time-limit | \
+          --suffix | --temp-dir | --timeout | --usermap | --write-batch) ;;
+        *)
+          case ${ag_last%%/*} in
+            *:*) ag_slow='' ;;
+            *) [ -e "$ag_last" ] || [ -h "$ag_last" ] || ag_slow='' ;;
+          esac
+          ;;
+      esac
+    fi
     ;;
   *) ag_slow=1 ;;
 esac

@@ -43,8 +43,8 @@ export interface DoctorReport {
 export const MIN_NODE: readonly [number, number] = [20, 16];
 
 /** Real programs that every system has: not finding one means PATH is broken (fail). The others
- *  (git, shred) may simply not be installed (warn). */
-const REQUIRED_REAL: ReadonlySet<ShimName> = new Set<ShimName>(['rm', 'rmdir', 'unlink', 'find']);
+ *  (git, shred, truncate, rsync) may simply not be installed (warn). */
+const REQUIRED_REAL: ReadonlySet<ShimName> = new Set<ShimName>(['rm', 'rmdir', 'unlink', 'find', 'mv', 'cp']);
 
 interface DoctorOptions {
   json?: boolean;

@@ -32,13 +32,15 @@ export function runShimCommand(argv: readonly string[], env: Env, cwd: string, i
   return 0;
 }
 
-/** `hook-shell --shell bash|zsh [--interactive] [--shims] --cwd DIR -- TEXT`. */
+/** `hook-shell --shell bash|zsh [--interactive] [--shims] [--overwrite PATH]... [--overwrite-only] --cwd DIR -- TEXT`. */
 export function runHookShellCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {
   let shell: string | undefined;
   let interactive = false;
   let shims = false;
   let dir = cwd;
   let text: string | undefined;
+  const overwrites: string[] = [];
+  let overwriteOnly = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') {
@@ -49,6 +51,8 @@ export function runHookShellCommand(argv: readonly string[], env: Env, cwd: stri
     else if (a === '--cwd') dir = path.resolve(cwd, argv[++i] ?? '.');
     else if (a === '--interactive') interactive = true;
     else if (a === '--shims') shims = true;
+    else if (a === '--overwrite' && i + 1 < argv.length) overwrites.push(argv[++i]!);
+    else if (a === '--overwrite-only') overwriteOnly = true;
     else {
       io.stderr(`agent-guard hook-shell: unknown argument ${JSON.stringify(a)}\n`);
       return 1;
@@ -58,5 +62,5 @@ export function runHookShellCommand(argv: readonly string[], env: Env, cwd: stri
     io.stderr('agent-guard hook-shell: usage: agent-guard hook-shell --shell bash|zsh [--interactive] [--shims] --cwd DIR -- TEXT\n');
     return 1;
   }
-  return hookShell({ shell, interactive, shims, cwd: dir, text }, { env, io });
+  return hookShell({ shell, interactive, shims, cwd: dir, text, overwrites, overwriteOnly }, { env, io });
 }

@@ -10,6 +10,7 @@ import type { Env } from '../config.js';
 import { checkText } from '../enforce/text.js';
 import { EXIT } from '../exit-codes.js';
 import { keptBy, notice } from '../notice.js';
+import { keepRedirected } from '../overwrite/hook.js';
 
 export interface HookInput {
   shell: 'bash' | 'zsh';
@@ -17,6 +18,10 @@ export interface HookInput {
   shims: boolean;
   cwd: string;
   text: string;
+  /** Files the text's redirections would truncate (absolute; the hook found them non-empty). */
+  overwrites?: readonly string[];
+  /** Only keep those: the text itself passed the hook's filter. */
+  overwriteOnly?: boolean;
 }
 
 export interface HookContext {
@@ -32,6 +37,12 @@ function say(ctx: HookContext, r: { decision: string; code: string; explanation:
 }
 
 export function hookShell(input: HookInput, ctx: HookContext): number {
+  // Redirections first: what they would truncate is kept before the command runs.
+  if (input.overwrites && input.overwrites.length > 0) {
+    const refused = keepRedirected({ shell: input.shell, cwd: input.cwd, text: input.text, overwrites: input.overwrites }, ctx.env, ctx.io.stderr);
+    if (refused) return say(ctx, refused, input.text);
+    if (input.overwriteOnly) return EXIT.OK;
+  }
   // The shells' own text: POSIX whatever AGENT_GUARD_DIALECT says (it selects the dialect of text a
   // harness or `check` is given).
   const v = checkText({ text: input.text, cwd: input.cwd, shims: input.shims, dialect: 'posix', hooked: true }, ctx.env, { tamper: true, ask: { tty: input.interactive, grant: true, entry: 'hook-shell' } });

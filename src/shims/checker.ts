@@ -11,13 +11,26 @@ import { blockWith, type Directive, type ShimContext } from './directive.js';
 import { shimFind } from './find-checker.js';
 import { shimGit } from './git-checker.js';
 import { shimRm, shimRmdir, shimShred, shimUnlink } from './rm-checker.js';
+import { shimOverwrite } from '../overwrite/shims.js';
 
 export { formatDirective, type Directive, type ShimContext, type ShimIO } from './directive.js';
 
 type Checker = (real: string, args: readonly string[], ctx: ShimContext) => Directive;
 
 /** The checker of each program that has a shim (src/shims/render.ts SHIM_NAMES). */
-const CHECKERS: Readonly<Record<string, Checker>> = { rm: shimRm, unlink: shimUnlink, rmdir: shimRmdir, shred: shimShred, git: shimGit, find: shimFind };
+const CHECKERS: Readonly<Record<string, Checker>> = {
+  rm: shimRm,
+  unlink: shimUnlink,
+  rmdir: shimRmdir,
+  shred: shimShred,
+  git: shimGit,
+  find: shimFind,
+  // What they would overwrite or delete is kept first (src/overwrite/, docs/overwrites.md).
+  mv: (real, args, ctx) => shimOverwrite('mv', real, args, ctx),
+  cp: (real, args, ctx) => shimOverwrite('cp', real, args, ctx),
+  truncate: (real, args, ctx) => shimOverwrite('truncate', real, args, ctx),
+  rsync: (real, args, ctx) => shimOverwrite('rsync', real, args, ctx),
+};
 
 /** The shim's entry: decide, compensate, and say what to exec. */
 export function shim(name: string, real: string, args: readonly string[], ctx: ShimContext): Directive {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The programs that get a shim. */
-export const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find'] as const;
+export const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find', 'mv', 'cp', 'truncate', 'rsync'] as const;
 export type ShimName = (typeof SHIM_NAMES)[number];
 
 /** The file that marks a shim directory: every shim skips such directories when it looks for the

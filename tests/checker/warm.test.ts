@@ -122,6 +122,12 @@ const CASES: Case[] = [
   { cmd: 'git branch -D feature', relocates: true },
   { cmd: 'shred -u a.txt', relocates: true },
   { cmd: 'printf "%s\\n" a.txt dir/b.txt x.tmp | xargs -n1 rm', relocates: true },
+  // The overwrite shims (src/overwrite/): served warm like the deleters.
+  { cmd: 'mv x.tmp a.txt', relocates: true },
+  { cmd: 'cp dir/b.txt a.txt', relocates: true },
+  { cmd: 'truncate -s 0 a.txt', relocates: true },
+  { cmd: 'rsync -a --delete empty/ dir/', relocates: true },
+  { cmd: 'mv a.txt new.txt' },
 ];
 
 function equivTemplate(dir: string): void {

@@ -20,7 +20,7 @@ const STEPS = path.join(import.meta.dirname, 'fixtures', 'user-steps.sh');
 const PKG = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { name: string; version: string };
 const NODE_DIR = path.dirname(process.execPath);
 const SYSTEM_PATH = [...new Set([NODE_DIR, '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
-const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find'];
+const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find', 'mv', 'cp', 'truncate', 'rsync'];
 const NPM_ENV = { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_loglevel: 'error' };
 
 const area = useSandboxArea('ag-dist');

@@ -15,7 +15,7 @@ const BUNDLE = path.join(REPO, 'dist/agent-guard.cjs');
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const NODE_DIR = path.dirname(process.execPath);
 const BASE_PATH = [...new Set([NODE_DIR, '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
-const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find'];
+const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find', 'mv', 'cp', 'truncate', 'rsync'];
 const ZFILES = ['.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout'];
 const INSTALLED_FILES = [
   'lib/agent-guard.cjs',
@@ -586,16 +586,16 @@ describeSandboxed('doctor', () => {
     const d = doctor(w, [ag], { cwd: '/usr', env: { PATH: shims } });
     expect(d.exitCode).toBe(1);
     expect(withStatus(d, 'fail').sort()).toEqual(
-      ['shim.rm', 'shim.git', 'shim.find', 'real.rm', 'real.rmdir', 'real.unlink', 'real.find', 'quarantine.writable'].sort(),
+      ['shim.rm', 'shim.git', 'shim.find', 'real.rm', 'real.rmdir', 'real.unlink', 'real.find', 'real.mv', 'real.cp', 'quarantine.writable'].sort(),
     );
-    expect(withStatus(d, 'warn').sort()).toEqual(['hook.bash-env', 'hook.zdotdir', 'node.preload', 'python.sitecustomize', 'real.git', 'real.shred'].sort());
+    expect(withStatus(d, 'warn').sort()).toEqual(['hook.bash-env', 'hook.zdotdir', 'node.preload', 'python.sitecustomize', 'real.git', 'real.shred', 'real.truncate', 'real.rsync'].sort());
     // A node that is not the one baked into the shims: every shim is stale.
     const otherNode = path.join(w.dir, 'bin', 'node');
     fs.mkdirSync(path.dirname(otherNode));
     fs.copyFileSync(process.execPath, otherNode);
     fs.chmodSync(otherNode, 0o755);
     const d2 = doctor(w, [otherNode, path.join(prefix, 'lib/agent-guard.cjs')]);
-    for (const n of ['rmdir', 'unlink', 'shred']) expect(d2.status[`shim.${n}`]).toBe('fail');
+    for (const n of ['rmdir', 'unlink', 'shred', 'mv', 'cp', 'truncate', 'rsync']) expect(d2.status[`shim.${n}`]).toBe('fail');
     // The hook variables broken while BASH_ENV is ours: hook.env fails.
     const d3 = doctor(w, [ag], { env: { BASH_ENV: path.join(prefix, 'shell/guard.bash'), AGENT_GUARD_NODE: '/nonexistent/node' } });
     expect(d3.status['hook.bash-env']).toBe('ok');

@@ -14,7 +14,7 @@ const GUARD_BASH = path.join(REPO, 'shell/guard.bash');
 const ZDOTDIR = path.join(REPO, 'shell/zsh');
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find'];
+const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find', 'mv', 'cp', 'truncate', 'rsync'];
 
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} >/dev/null`]).status === 0;
 const HAS_ZSH = has('zsh');
@@ -433,7 +433,8 @@ describeSandboxed('zsh hook (ZDOTDIR wrapper + TRAPDEBUG), non-interactive', () 
   zshIt('sourcing guard.zsh again is silent and changes nothing; $? survives it', () => {
     const w = world();
     const g = path.join(REPO, 'shell/guard.zsh');
-    const probe = 'typeset -p + | grep -Ev "^(typeset|export)( -[-a-zA-Z0-9]+)* (_|RANDOM|SECONDS|EPOCH[A-Z]*|LINENO)="; typeset -f; setopt';
+    // (__agent_guard_mine/okw: the files this shell's own redirections wrote — p1, p2 — by design)
+    const probe = 'typeset -p + | grep -Ev "^(typeset|export)( -[-a-zA-Z0-9]+)* (_|RANDOM|SECONDS|EPOCH[A-Z]*|LINENO|__agent_guard_mine|__agent_guard_okw)="; typeset -f; setopt';
     const r = clean(run(w, ['zsh', '-c', `{ ${probe}; } >$HOME/p1; source ${g}; { ${probe}; } >$HOME/p2; cmp -s $HOME/p1 $HOME/p2 && echo same; false; source ${g}; echo "st=$?"`]));
     expect(r).toMatchObject({ exitCode: 0, stdout: 'same\nst=1\n', stderr: '' });
   });

@@ -315,6 +315,16 @@ const FAST: Array<[string, string[], Record<string, string>?]> = [
   ['rmdir', ['--version']],
   ['unlink', ['--help']],
   ['shred', ['--help']],
+  // The overwrite shims (the cwd holds a, `b c`, d/ empty, rel/rm): no existing destination entry.
+  ['mv', ['a', 'new']],
+  ['cp', ['a', 'd']],
+  ['cp', ['-t', 'd', 'a', 'b c']],
+  ['mv', ['-n', 'a', 'b c']],
+  ['cp', ['-r', 'd', 'fresh']],
+  ['truncate', ['-s', '0', 'missing']],
+  ['rsync', ['-a', 'a', 'fresh/']],
+  ['rsync', ['-an', 'a', 'b c']],
+  ['rsync', ['-a', 'a', 'host:dir']],
 ];
 
 const SLOW: Array<[string, string[], Record<string, string>?]> = [
@@ -328,6 +338,13 @@ const SLOW: Array<[string, string[], Record<string, string>?]> = [
   // --shallow-file takes a separate value (git 2.39 accepts it, undocumented): not a fast "unknown option".
   ['git', ['--shallow-file', 'f', 'reset', '--hard']],
   ['git', ['--no-such-option', 'reset', '--hard']],
+  ['mv', ['a', 'b c']],
+  ['cp', ['rm', 'rel']],
+  ['cp', ['-t', 'rel', 'rm']],
+  ['cp', ['--frobnicate', 'a', 'x']],
+  ['mv', ['a', 'new'], { POSIXLY_CORRECT: '1' }],
+  ['truncate', ['-s', '0', 'a']],
+  ['rsync', ['-a', 'd/', 'rel/']],
   ['git', ['stash', 'drop']],
   ['git', ['branch', '-D', 'topic']],
   ['git', ['push', '--force']],
@@ -631,7 +648,7 @@ describeSandboxed('PATH shims', () => {
 
       // Only registered where strace exists: the batch must not try to start a missing program.
       if (STRACE) describe('no process is started on the fast path (strace)', () => {
-        for (const [name, args] of [['git', ['status']], ['find', ['.', '-name', 'x']], ['rm', ['-f']]] as const) {
+        for (const [name, args] of [['git', ['status']], ['find', ['.', '-name', 'x']], ['rm', ['-f']], ['mv', ['a', 'new']], ['truncate', ['-s', '0', 'missing']]] as const) {
           const get = defCase(mode, (l) => ({
             name,
             args: [...args],
