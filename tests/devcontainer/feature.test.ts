@@ -101,7 +101,7 @@ describeSandboxed('devcontainer feature install.sh', () => {
     const w = world();
     const r = feature(w);
     expect(r.exitCode, r.stderr).toBe(0);
-    for (const f of ['bin/agent-guard', 'lib/agent-guard.cjs', 'shims/rm', 'shims/.agent-guard-shims', 'shell/guard.bash', 'shell/zsh/.zshenv', '.agent-guard-install']) {
+    for (const f of ['bin/agent-guard', 'lib/agent-guard.cjs', 'shims/rm', 'shims/.agent-guard-shims', 'shell/guard.bash', 'shell/guard-rest.bash', 'shell/zsh/.zshenv', '.agent-guard-install']) {
       expect(fs.existsSync(path.join(w.prefix, f)), f).toBe(true);
     }
     for (const f of SYSTEM_FILES) expect(fs.existsSync(path.join(w.root, f)), f).toBe(true);

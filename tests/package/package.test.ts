@@ -188,6 +188,7 @@ describeSandboxed('the npm package', () => {
         'package/install.sh',
         'package/package.json',
         'package/shell/guard.bash',
+        'package/shell/guard-rest.bash',
         'package/shell/guard.zsh',
         ...['.zlogin', '.zlogout', '.zprofile', '.zshenv', '.zshrc'].map((z) => `package/shell/zsh/${z}`),
         'package/shims/shim.sh',

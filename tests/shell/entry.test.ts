@@ -24,6 +24,7 @@ const INSTALLED_FILES = [
   'lib/shim.sh',
   'bin/agent-guard',
   'shell/guard.bash',
+  'shell/guard-rest.bash',
   'shell/guard.zsh',
   ...ZFILES.map((z) => `shell/zsh/${z}`),
   'lib/agent-guard-python/sitecustomize.py',
@@ -130,6 +131,7 @@ describeSandboxed('install.sh', () => {
     for (const f of ['sitecustomize.py', 'agent-guard-delete.py']) same(`lib/agent-guard-python/${f}`, `dist/agent-guard-python/${f}`);
     same('lib/shim.sh', 'shims/shim.sh');
     same('shell/guard.bash', 'shell/guard.bash');
+    same('shell/guard-rest.bash', 'shell/guard-rest.bash');
     same('shell/guard.zsh', 'shell/guard.zsh');
     for (const z of ZFILES) same(`shell/zsh/${z}`, `shell/zsh/${z}`);
     expect(fs.existsSync(path.join(prefix, 'shims/.agent-guard-shims'))).toBe(true);

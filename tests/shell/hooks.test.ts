@@ -233,6 +233,33 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     expect(fs.existsSync(path.join(w.dir, 'keep'))).toBe(true);
   });
 
+  itSandboxed('the rest of the hook (shell/guard-rest.bash) is read only when a command needs it: without it, ordinary commands run and one that needs the filter is refused (126)', () => {
+    const w = world({ shims: true });
+    const lone = path.join(w.dir, 'lone');
+    fs.mkdirSync(lone);
+    fs.copyFileSync(GUARD_BASH, path.join(lone, 'guard.bash'));
+    const env = { BASH_ENV: path.join(lone, 'guard.bash') };
+    fs.writeFileSync(path.join(w.dir, 'keep'), 'k');
+    // Everything settled by the common case: no rest needed (bash -c, a loop, rm reaching its shim,
+    // redirections that truncate no file: /dev/null, descriptor copies, appends).
+    const ok = clean(run(w, ['bash', '-c', 'true; ls >/dev/null 2>&1; for i in 1 2; do echo $i >&2; done 2>/dev/null; rm -f nothing; echo x >> log.txt; echo "st=$?"'], { env }));
+    expect([ok.exitCode, ok.stdout]).toEqual([0, 'st=0\n']);
+    // A redirection that may truncate a file, and a bypass, need the rest: missing, it refuses them
+    // (fail closed), nothing runs.
+    const bad = clean(run(w, ['bash', '-c', '/bin/rm -f keep; echo ran'], { env }));
+    expect([bad.exitCode, bad.stdout]).toEqual([126, '']);
+    const trunc = clean(run(w, ['bash', '-c', ': > keep; echo ran'], { env }));
+    expect([trunc.exitCode, trunc.stdout]).toEqual([126, '']);
+    expect(fs.readFileSync(path.join(w.dir, 'keep'), 'utf8')).toBe('k');
+    expect(bad.stderr).toContain('guard-rest.bash');
+    expect(fs.existsSync(path.join(w.dir, 'keep'))).toBe(true);
+    // With the rest beside it, the same bypass goes to the checker.
+    fs.copyFileSync(path.join(path.dirname(GUARD_BASH), 'guard-rest.bash'), path.join(lone, 'guard-rest.bash'));
+    const checked = clean(run(w, ['bash', '-c', '/bin/rm -f nothing'], { env }));
+    expect(checked.exitCode).toBe(0);
+    expect(calls(w)).toEqual([checkerArgv(w, 'bash', w.dir, '/bin/rm -f nothing', ['--shims'])]);
+  });
+
   itSandboxed('with the shims first on PATH, every PATH lookup is left to the shims: only bypasses, builtin loaders and the names of the guard itself reach the checker (one simple command at a time)', () => {
     const w = world({ shims: true });
     fs.mkdirSync(path.join(w.dir, 'x'));
