@@ -218,6 +218,12 @@ const SWITCH_OPTIONS: OptionSpec = {
 };
 
 /** `git switch` options (git's parse-options: short options bundle, -c/-C take a value). */
+/** `--no-overwrite-ignore`: git then refuses to write over ignored files (the last of the pair wins). */
+function noOverwriteIgnore(args: readonly string[]): boolean {
+  const i = args.lastIndexOf('--no-overwrite-ignore');
+  return i >= 0 && i > args.lastIndexOf('--overwrite-ignore');
+}
+
 function parseSwitch(args: readonly string[]): { force: boolean; creates: boolean; orphan: boolean; detach: boolean; positionals: string[] } {
   const out = { force: false, creates: false, orphan: false, detach: false, positionals: [] as string[] };
   for (const item of new OptionReader(args, SWITCH_OPTIONS).all()) {
@@ -446,15 +452,30 @@ export function classifyGit(args: Word[], cwd: string | null, envNames: readonly
       // (`git checkout -` is the previous branch, never a path.)
       r.kind = 'git-checkout';
       f.ambiguousRef = co.positionals[0]!;
+      if (!noOverwriteIgnore(f.args)) f.keepsChanges = true;
+    } else if (!co.dd && !co.patch && co.positionals.length <= 1 && (co.positionals[0] === '-' || (co.positionals.length === 1 && (co.creates || co.detach))) && !noOverwriteIgnore(f.args)) {
+      // A switch to another tree that keeps local changes (`checkout -`, `-b x REV`, `--detach REV`)
+      // still writes over ignored files the tree has.
+      r.kind = 'git-checkout';
+      f.treeTarget = co.positionals[0] === '-' ? '@{-1}' : co.positionals[0]!;
+      f.keepsChanges = true;
     } else return emptyResult(f, null);
   } else if (sub === 'switch') {
     const sw = parseSwitch(f.args);
-    if (!sw.force) return emptyResult(f, null);
-    r.kind = 'git-switch';
-    if (!sw.orphan) {
+    if (!sw.force) {
+      // Keeping local changes, git still writes over ignored files the target tree has.
       const named = sw.positionals[0];
-      const target = named ?? (sw.creates || sw.detach ? 'HEAD' : undefined);
-      if (target !== undefined) f.treeTarget = target === '-' ? '@{-1}' : target;
+      if (sw.orphan || named === undefined || noOverwriteIgnore(f.args)) return emptyResult(f, null);
+      r.kind = 'git-switch';
+      f.treeTarget = named === '-' ? '@{-1}' : named;
+      f.keepsChanges = true;
+    } else {
+      r.kind = 'git-switch';
+      if (!sw.orphan) {
+        const named = sw.positionals[0];
+        const target = named ?? (sw.creates || sw.detach ? 'HEAD' : undefined);
+        if (target !== undefined) f.treeTarget = target === '-' ? '@{-1}' : target;
+      }
     }
   } else if (sub === 'rm') {
     // Without -f git removes only files whose content is the commit's (it refuses a file with

@@ -90,6 +90,9 @@ export interface GitFacts {
   // preflight's target), and whether that word may be a path instead (`git checkout -f NAME`)
   treeTarget?: string;
   treeTargetMaybePath?: boolean;
+  // a switch that keeps local changes (not forced): git refuses to write over untracked files
+  // but writes over ignored ones the target tree has (the preflight looks for those only)
+  keepsChanges?: boolean;
   // git checkout REV -- PATHS / git restore --source REV PATHS: the tree-ish the paths are written
   // from (git overwrites an untracked file there with no question) and the pathspecs as given
   // (empty: read from a file, so the whole tree). Without `--`, git takes the word for a path when

@@ -104,7 +104,7 @@ export const REASONS: Readonly<Record<ReasonCode, ReasonInfo>> = {
   SNAPSHOT_GIT_STASH: { decision: 'SNAPSHOT', summary: 'Tracked changes are snapshotted (git stash create, kept under refs/agent-guard/) before git overwrites them.', remediation: '' },
   BLOCK_GIT_RESET_COLLISION: {
     decision: 'BLOCK',
-    summary: 'git would overwrite untracked or ignored files that a stash snapshot cannot hold, or write into the quarantine (a reset or a forced checkout/switch to another commit, or paths checked out or restored from another commit).',
+    summary: 'git would overwrite untracked or ignored files that a stash snapshot cannot hold, or write into the quarantine (a reset or a forced checkout/switch to another commit, paths checked out or restored from another commit, or ignored files in the way of a branch switch).',
     remediation: 'Move or commit the colliding files first (they are listed), then run it again; a commit that tracks the quarantine cannot be checked out over it.',
   },
   ALLOW_REGENERABLE: {

@@ -312,9 +312,11 @@ export const RULES: readonly Rule[] = [
       miss: [
         'git reset --hard', 'git reset --hard HEAD', 'git checkout -f main', 'git checkout -f -- old.txt', 'git switch -f main',
         'git checkout HEAD~1 -- src/a.ts', 'git restore --source HEAD~1 README.md', 'git checkout HEAD -- .',
+        // a switch keeping local changes: git refuses the untracked old.txt itself
+        'git checkout --detach HEAD~1', 'git switch --detach HEAD~1',
       ],
     },
-    note: 'agent-guard row, from the original tool: evaluated just before rule 12. Also for reset --merge/--keep, a forced checkout/switch to another tree, and paths written from another tree (checkout REV -- PATHS, restore --source; the same preflight limited to the paths).',
+    note: 'agent-guard row, from the original tool: evaluated just before rule 12. Also for reset --merge/--keep, a forced checkout/switch to another tree, paths written from another tree (checkout REV -- PATHS, restore --source; the same preflight limited to the paths), and a switch keeping local changes over ignored files (tests/shims/git-vocabulary.test.ts).',
   },
   {
     id: '12',

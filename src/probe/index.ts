@@ -240,7 +240,11 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
       p.collisions = pre.collisions;
       if (pre.toplevel) p.targets = p.targets.filter((t) => t.role !== 'scope').concat(scopeTarget(pre.toplevel, ws, config));
     }
-    if ((op.kind === 'git-switch' || op.kind === 'git-checkout') && g?.treeTarget !== undefined && dir !== null) {
+    if ((op.kind === 'git-switch' || op.kind === 'git-checkout') && g?.treeTarget !== undefined && g.keepsChanges && dir !== null) {
+      // A switch that keeps local changes: only ignored files in the way are written over.
+      const commit = switchTarget(git, at, g.globals, g.treeTarget, false, realpathLoose(dir));
+      if (!ignoredInTheWay(p, git, at, g.globals, commit, ws.quarantine)) continue;
+    } else if ((op.kind === 'git-switch' || op.kind === 'git-checkout') && g?.treeTarget !== undefined && dir !== null) {
       // A forced switch to another tree: the reset's preflight, against the commit it checks out.
       const commit = switchTarget(git, at, g.globals, g.treeTarget, g.treeTargetMaybePath === true, realpathLoose(dir));
       if (commit !== null) {
@@ -277,7 +281,11 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
     if (op.kind === 'git-checkout' && g?.ambiguousRef !== undefined && dir !== null) {
       const name = g.ambiguousRef;
       const onDisk = exists(path.posix.resolve(realpathLoose(dir), name));
-      if (isRef(git, at, g.globals, name) || !onDisk) p.inert = true;
+      if (isRef(git, at, g.globals, name)) {
+        // A branch switch: only ignored files in the way are written over.
+        if (g.keepsChanges && !ignoredInTheWay(p, git, at, g.globals, name, ws.quarantine)) continue;
+        if (p.collisions === undefined || p.collisions.length === 0) p.inert = true;
+      } else if (!onDisk) p.inert = true;
     }
     if (op.kind === 'fs-delete' && options.mode === 'RESTRICTED') {
       for (const t of p.targets) if (t.type === 'dir' && t.physical) t.emptyDir = isEmptyDir(t.physical);
@@ -288,6 +296,38 @@ export function probe(ops: Op[], config: Config, ws: Workspace, options: ProbeOp
     }
   }
   return out;
+}
+
+/** A switch that keeps local changes to `commit` (null: it moves nowhere git can name; git then
+ *  reports its error): git refuses to write over untracked files in the way, but writes over
+ *  ignored ones (`--overwrite-ignore`, its default), which no snapshot holds. Sets p.collisions to
+ *  those (and to anything in the quarantine the move would write), and p.inert when there are none.
+ *  Returns false when the preflight failed (the op is then undeterminable). */
+function ignoredInTheWay(p: ProbedOp, git: GitRunner, at: string, globals: readonly string[], commit: string | null, quarantine: string): boolean {
+  if (commit === null) {
+    p.inert = true;
+    return true;
+  }
+  const pre = resetPreflight(git, at, globals, commit, quarantine);
+  if (!pre.ok || pre.toplevel === undefined) {
+    p.op.undeterminable = { reason: 'reset-not-standalone', detail: `the preflight of git ${p.op.git?.subcommand ?? ''} to ${commit} failed: ${pre.error ?? 'unknown error'}` };
+    return false;
+  }
+  const top = pre.toplevel;
+  const q = path.posix.relative(top, quarantine);
+  const inQ = (rel: string): boolean => q !== '' && !q.startsWith('..') && (rel.toLowerCase() === q.toLowerCase() || rel.toLowerCase().startsWith(q.toLowerCase() + '/'));
+  const others = pre.collisions.filter((rel) => !inQ(rel));
+  const ignored = others.length === 0 ? new Set<string>() : ignoredUntracked(git, top, others.map((rel) => path.posix.join(top, rel)));
+  if (ignored === null) {
+    p.op.undeterminable = { reason: 'reset-not-standalone', detail: `git ls-files failed: which files git ${p.op.git?.subcommand ?? ''} would write over is not known` };
+    return false;
+  }
+  p.collisions = pre.collisions.filter((rel) => inQ(rel) || ignored.has(path.posix.join(top, rel)));
+  if (p.collisions.length === 0) {
+    p.inert = true;
+    p.inertDetail = 'a branch switch keeps local changes';
+  }
+  return true;
 }
 
 /** The commit a forced checkout/switch moves to, or null when it moves to none: a name that is no

@@ -29,7 +29,8 @@ function shims(): string {
 
 /** c1: a.txt b.txt dir/x .gitignore(*.log); c2 adds old.txt and README; c3 (HEAD, main) removes
  *  them. Branch `qtrack` tracks `.agent-trash/x`, `qfile` a file named `.agent-trash`, `qnew`
- *  `.agent-trash/tx-new/file`, `qlink` a symlink named `.agent-trash`.
+ *  `.agent-trash/tx-new/file`, `qlink` a symlink named `.agent-trash`, `logs` a file `keep.log`
+ *  (ignored on main).
  *  Linked work trees (detached at HEAD) under trees/: w, ign, locked. */
 const SETUP = [
   'mkdir dir && echo a > a.txt && echo b > b.txt && echo x > dir/x && echo "*.log" > .gitignore && git add -A && git commit -qm c1',
@@ -39,6 +40,7 @@ const SETUP = [
   'git checkout -q main && git checkout -q -b qfile && echo notadir > .agent-trash && git add -f .agent-trash && git commit -qm qfile && git rm -q --cached .agent-trash && rm .agent-trash && git checkout -q main',
   'git checkout -q -b qnew && mkdir -p .agent-trash/tx-new && echo new > .agent-trash/tx-new/file && git add -f .agent-trash && git commit -qm qnew && git rm -rq --cached .agent-trash && rm -rf .agent-trash && git checkout -q main',
   'git checkout -q -b qlink && ln -s /nonexistent-elsewhere .agent-trash && git add -f .agent-trash && git commit -qm qlink && git rm -q --cached .agent-trash && rm .agent-trash && git checkout -q main',
+  'git checkout -q -b logs && echo theirs > keep.log && git add -f keep.log && git commit -qm logs && git rm -q --cached keep.log && rm keep.log && git checkout -q main',
   'for n in w ign locked; do git worktree add -q --detach trees/$n; done',
   'echo untracked > trees/w/u.txt && echo modified > trees/w/a.txt && echo log > trees/ign/debug.log && echo u > trees/locked/u.txt && git worktree lock trees/locked',
 ].join(' && ');
@@ -147,6 +149,46 @@ describeSandboxed('the preflight: what a reset or a forced checkout would overwr
     expect(read(w, '.agent-trash/x')).toBe('ours\n');
     expect(fs.lstatSync(path.join(w.ws, '.agent-trash')).isDirectory() && !fs.existsSync(path.join(w.ws, '.agent-trash/tx-new'))).toBe(true);
     expect(spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: w.ws, encoding: 'utf8' }).stdout).toBe('');
+  }, 120_000);
+});
+
+describeSandboxed('what git writes over silently: ignored files in a branch switch, untracked ones under paths from another commit', () => {
+  itSandboxed('refused with BLOCK_GIT_RESET_COLLISION through the shim and check; without the file in the way, or with --no-overwrite-ignore, git runs as unguarded', () => {
+    const w = world('writes-over');
+    const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: w.ws, encoding: 'utf8' }).stdout;
+    const SETS = /^(echo|rm|mkdir)/;
+    const refused = [
+      // keep.log is ignored on main; the branch logs tracks it: a switch would write over it
+      'echo mine > keep.log',
+      'git checkout logs',
+      'git switch logs',
+      'git switch -c z logs',
+      'git checkout -b y logs',
+      'git checkout --detach logs',
+      // old.txt untracked; HEAD~1 tracks it: paths from another commit would write over it
+      'echo mine > old.txt',
+      'git checkout HEAD~1 -- old.txt',
+      'git checkout HEAD~1 old.txt',
+      'git restore --source HEAD~1 old.txt',
+      'git restore -s HEAD~1 -SW .',
+    ];
+    const script = refused
+      .map((c) => (SETS.test(c) ? c : `${c} >/dev/null 2>&1; echo "shim $?"; ${AG} check --enforce --json -- '${c}' 2>/dev/null | sed -n 's/.*"code":"\\([A-Z_]*\\)".*/check \\1/p'`))
+      .join('\n');
+    const r = sh(w, script, true);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const n = refused.filter((c) => !SETS.test(c)).length;
+    expect(r.stdout.trim().split('\n')).toEqual(Array.from({ length: n }, () => ['shim 2', 'check BLOCK_GIT_RESET_COLLISION']).flat());
+    expect([read(w, 'keep.log'), read(w, 'old.txt')]).toEqual(['mine\n', 'mine\n']);
+    expect(spawnSync('git', ['rev-parse', 'HEAD'], { cwd: w.ws, encoding: 'utf8' }).stdout).toBe(head);
+    // Nothing in the way, or git told not to write over ignored files: git runs, as unguarded.
+    const same = ['git switch --no-overwrite-ignore logs; echo "st=$?"; cat keep.log', 'rm keep.log old.txt; git switch -q logs; echo "st=$?"; cat keep.log; git switch -q main; echo "st=$?"'].join('\n');
+    const guarded = sh(w, same, true);
+    const twin = world('writes-over-twin');
+    sh(twin, 'echo mine > keep.log && echo mine > old.txt', false);
+    const plain = sh(twin, same, false);
+    expect([guarded.exitCode, guarded.stdout]).toEqual([plain.exitCode, plain.stdout]);
+    expect(guarded.stdout).toContain('theirs');
   }, 120_000);
 });
 
