@@ -20,17 +20,12 @@ import path from 'node:path';
 import { loadConfig, type Env } from '../config.js';
 import { quoteArgv } from '../classifier/index.js';
 import type { CheckResult } from '../engine.js';
-import { explain } from '../policy/reasons.js';
-import { decideLine } from '../enforce/index.js';
-import { notice } from '../notice.js';
-import type { ReasonCode } from '../policy/reasons.js';
+import { decideLine, enforce, type PlacedTarget } from '../enforce/index.js';
+import { keptBy, notice } from '../notice.js';
+import { explain, type ReasonCode } from '../policy/reasons.js';
 import { findGitRoot } from '../probe/fs.js';
-import { gitRunner, isIgnoredPath, type GitRunner } from '../probe/git.js';
-import { relocateByPlace, type PlacedTarget } from '../recovery/places.js';
+import { gitRunner, type GitRunner } from '../probe/git.js';
 import { inAnyQuarantine } from '../workspace.js';
-import { auditPath } from '../recovery/quarantine.js';
-import { appendRecord } from '../recovery/records.js';
-import { redact } from '../recovery/redact.js';
 
 export interface OverwriteTarget {
   /** The entry as the command names it: absolute, or relative to the request's cwd. */
@@ -172,24 +167,13 @@ function keep(req: OverwriteRequest, stderr: (s: string) => void): OverwriteVerd
   }
   if (chosen.length === 0) return { action: 'run', txids: [], kept: [], needless };
   if (!r.workspace) return refuse('BLOCK', 'COMPENSATION_FAILED', explain('COMPENSATION_FAILED', `no quarantine for ${what}`));
-  const place = { root: r.workspace.root, quarantine: r.workspace.quarantine };
-  const command = redact(req.command);
-  const results = relocateByPlace(r.workspace, chosen, { session: config.session, command, cwd: config.cwd }, (dir) => isIgnoredPath(git, place.root, dir), { keepOrigin: true });
-  const failed = results.find((x) => x.failure);
-  const code: ReasonCode = failed?.failure?.code ?? (r.code === 'ALLOW_NOOP' || r.code === 'ALLOW_REGENERABLE' ? 'RELOCATE_PATHS' : r.code);
-  try {
-    appendRecord(
-      auditPath(place),
-      { kind: 'decision', txid: results[0]?.txid ?? null, session: config.session, decision: failed ? 'BLOCK' : 'ALLOW', code, command, cwd: config.cwd, mode: r.mode, via: req.via, program: req.program, overwrite: true },
-      { sync: false },
-    );
-  } catch {
-    // best effort, as every audit: the manifest holds what was copied
-  }
-  if (failed?.failure) {
-    const done = results.filter((x) => x.moved.length > 0).map((x) => x.txid);
-    return refuse('BLOCK', failed.failure.code, explain(failed.failure.code, failed.failure.message + (done.length > 0 ? `; already copied, restorable: ${done.join(' ')}` : '; nothing was copied')));
-  }
-  notice(req.env, req.cwd, results.map((x) => ({ txid: x.txid, moved: x.moved, copied: true })), stderr);
-  return { action: 'run', txids: results.map((x) => x.txid), kept: results.flatMap((x) => x.moved.map((m) => m.origin)), needless };
+  // Copies, the origins left for the command: the enforcement wing's `copy` step (as for shred),
+  // audited there with the entry point that asked.
+  const policyCode: ReasonCode = r.code === 'ALLOW_NOOP' || r.code === 'ALLOW_REGENERABLE' ? 'RELOCATE_PATHS' : r.code;
+  const out = enforce(r, req.command, config, { steps: [{ kind: 'copy', op: null, policyCode, targets: chosen, regenerable: false }], via: { via: req.via, program: req.program, overwrite: 'true' } });
+  if (out.decision === 'BLOCK' || out.decision === 'ASK') return refuse(out.decision, out.code, out.explanation);
+  const kept = keptBy(out);
+  notice(req.env, req.cwd, kept, stderr);
+  const txids = kept.flatMap((k) => (typeof k.txid === 'string' && (k.moved?.length ?? 0) > 0 ? [k.txid] : []));
+  return { action: 'run', txids, kept: kept.flatMap((k) => (k.moved ?? []).map((m) => m.origin)), needless };
 }

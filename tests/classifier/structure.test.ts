@@ -97,12 +97,13 @@ describe('structure of src/', () => {
     ['recovery/', ['engine.ts', 'enforce/', 'grants/', 'commands/', 'shims/', 'shell-hooks/', 'harness/', 'mcp/', 'runtime/', 'checker/']],
     ['engine.ts', ['enforce/', 'recovery/', 'commands/', 'grants/']],
     // The enforcement wing serves the entry points and knows none of them.
-    ['enforce/', ['commands/', 'shims/', 'shell-hooks/', 'harness/', 'mcp/', 'runtime/', 'checker/']],
+    ['enforce/', ['commands/', 'shims/', 'shell-hooks/', 'harness/', 'mcp/', 'runtime/', 'checker/', 'overwrite/']],
     // Entry points reach compensation through enforce/, never the primitives.
     ['shims/', ['recovery/', 'commands/', 'shell-hooks/', 'harness/']],
     ['shell-hooks/', ['recovery/', 'commands/', 'shims/', 'harness/']],
     ['harness/', ['recovery/', 'commands/', 'shims/', 'shell-hooks/']],
     ['runtime/', ['recovery/', 'commands/', 'shims/', 'shell-hooks/', 'harness/']],
+    ['overwrite/', ['recovery/', 'commands/', 'shell-hooks/', 'harness/']],
   ];
 
   it('names only folders and files that exist (a rename cannot make a layer rule vacuous)', () => {

@@ -82,6 +82,11 @@ describeSandboxed('overwrites under agent-guard run: the old content is kept, re
       const txs = kept(w);
       expect([...txs.values()].flat().sort()).toEqual(['c.txt', 'dst/one.txt', 'dst/sub/two.txt', 'here.txt', 'loop.txt', 'm.txt', 'notes.txt', 'tracked.txt']);
       expect(read(w, 'loop.txt')).toBe('3\n');
+      // Each copy is audited by the enforcement wing, with the entry point that asked.
+      const audit = fs.readFileSync(path.join(w.ws, '.agent-trash', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((a) => a.overwrite === 'true');
+      expect(new Set(audit.map((a) => a.txid))).toEqual(new Set(txs.keys()));
+      expect(audit.every((a) => a.decision === 'ALLOW' && a.compensations.length === 1 && a.compensations[0].strategy === 'copy')).toBe(true);
+      expect(new Set(audit.map((a) => `${a.via} ${a.program}`))).toEqual(new Set([`hook ${shell}`, 'shim mv', 'shim cp', 'shim rsync', 'shim truncate']));
       // Each comes back (the new occupant is itself quarantined by --force, never deleted).
       for (const txid of txs.keys()) {
         const b = cli(w, ['restore', txid, '--force', '--json']);
