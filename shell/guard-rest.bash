@@ -132,8 +132,9 @@ if ! [[ '/bin/rm x' == $__agent_guard_bypass && 'x; sudo rm' == $__agent_guard_b
 fi
 
 # $1 starts with a variable as its program (`$x -rf y`, `"${RM}" y`): sets __agent_guard_t to the
-# text with that variable's value in its place and returns 0 when that value holds a `/` (a program named by a path, which the
-# shims do not see), so that the checker sees what will run; nothing when a PATH lookup
+# text with that variable's value in its place and returns 0 when that value holds a `/` (a program
+# named by a path, which the shims do not see) and the resolved text is a bypass (a guarded program
+# by its path, `sudo`, …), so that the checker sees what will run; nothing when a PATH lookup
 # decides it (returns 1). Positional parameters (`"$@"` in a wrapper function) are not resolved (the trap
 # function has its own): docs/limitations.md.
 __agent_guard_varprog() {
@@ -156,6 +157,9 @@ __agent_guard_varprog() {
   else
     __agent_guard_t=$__agent_guard_vs$__agent_guard_vr
   fi
+  # Only what the resolved text takes past the shims counts (`$RM -rf x` with RM=/bin/rm), not any
+  # program named by a path (pyenv's `"$READLINK" "$1"` on every python3 call).
+  [[ $__agent_guard_t == $__agent_guard_bypass ]]
 }
 
 # Names whose builtin would take a command past the shims or break the hook: the same list as

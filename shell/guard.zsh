@@ -270,7 +270,10 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
         # bypass must contain, as plain patterns; the extended pattern costs far more and runs only
         # on a hit.
         if [[ -n $__agent_guard_vt ]]; then
-          c=$__agent_guard_vt risky=1
+          # (only when the resolved text takes a command past the shims: `$RM` = /bin/rm, not
+          # pyenv's `"$READLINK" "$1"`)
+          c=$__agent_guard_vt
+          [[ $c != ${~__agent_guard_bypass} ]] || risky=1
         else
           case $c in
             (*/[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *zf_* | *command* | \

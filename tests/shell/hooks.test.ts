@@ -291,6 +291,10 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     // A program held in a variable is resolved by the hook: a path is checked as that path.
     expect(viaVar?.calls).toEqual([checkerArgv(w, 'bash', w.dir, '/bin/rm -f nothing', ['--shims'])]);
     expect(quotedVar?.calls).toEqual([checkerArgv(w, 'bash', w.dir, '/bin/rm -f nothing', ['--shims'])]);
+    // Any other program named by a path in a variable starts nothing (pyenv's shim runs
+    // `"$READLINK" "$1"` on every python3 call): only a resolved text that is a bypass counts.
+    const plainVar = runCases(w, 'bash', ['"$c" .', '$c -n .', '"${c}" --version >/dev/null'], { c: '/usr/bin/readlink' });
+    expect(plainVar.map((c) => [c.text, c.calls])).toEqual(plainVar.map((c) => [c.text, []]));
   });
 
   itSandboxed('sourcing is silent and a second source changes nothing; $? survives it', () => {
@@ -444,6 +448,8 @@ describeSandboxed('zsh hook (ZDOTDIR wrapper + TRAPDEBUG), non-interactive', () 
     }
     const [viaVar] = runCases(w, 'zsh', ['$c -f nothing'], { c: '/bin/rm' });
     expect(viaVar?.calls).toEqual([checkerArgv(w, 'zsh', w.dir, '/bin/rm -f nothing', ['--shims'])]);
+    const plainVar = runCases(w, 'zsh', ['"$c" .', '$c -n .'], { c: '/usr/bin/readlink' });
+    expect(plainVar.map((c) => [c.text, c.calls])).toEqual(plainVar.map((c) => [c.text, []]));
   });
 
   zshIt("zsh -lc: the user's .zprofile resetting PATH gets the shim dir back; a ZDOTDIR moved by the user's .zshenv is followed", () => {
