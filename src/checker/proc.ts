@@ -47,6 +47,19 @@ export function readClient(pid: number, argc: number, name: string, uid: number)
         return b.toString('utf8');
       }
     });
+    const proc = readProcess(pid, uid);
+    return typeof proc === 'string' ? proc : { args, lossy, ...proc };
+  } catch (err) {
+    return `cannot read ${dir}: ${(err as Error).message}`;
+  }
+}
+
+/** The environment (as the process started: what it changed in itself is not seen) and the working
+ *  directory of a process of user `uid`; a string saying why not. */
+export function readProcess(pid: number, uid: number): { env: Env; cwd: string } | string {
+  const dir = `/proc/${pid}`;
+  try {
+    if (fs.statSync(dir).uid !== uid) return 'another user';
     const env: Record<string, string> = {};
     for (const e of entries(fs.readFileSync(`${dir}/environ`))) {
       const s = e.toString('utf8');
@@ -58,7 +71,7 @@ export function readClient(pid: number, argc: number, name: string, uid: number)
     const a = fs.statSync(`${dir}/cwd`);
     const b = fs.statSync(cwd);
     if (a.dev !== b.dev || a.ino !== b.ino) return 'working directory not reachable by its path';
-    return { args, lossy, env, cwd };
+    return { env, cwd };
   } catch (err) {
     return `cannot read ${dir}: ${(err as Error).message}`;
   }

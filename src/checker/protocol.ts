@@ -3,6 +3,10 @@
 //
 //   client → s<i>.q   `<pid> <argc> <name> <real path>\n`   a request (the argv, environment and cwd
 //                                                         are read from /proc/<pid>)
+//                     `<pid> rt <json>\n`                  a runtime guard's deletion request (the
+//                                                         Python guard; src/runtime/request.ts, without
+//                                                         env: read from /proc/<pid>), answered by
+//                                                         `o<verdict json>` and `dexit 0`
 //                     `done <pid>\n`                       the answer was read: the slot is free
 //   server → s<i>.a   `o<text>` / `e<text>`                a line of stdout / stderr (newline added)
 //                     `O<text>` / `E<text>`                the same without a trailing newline
@@ -29,6 +33,12 @@ export function parseRequest(line: string): Request | null {
   const m = /^([1-9]\d{0,9}) (0|[1-9]\d{0,6}) ([A-Za-z0-9][A-Za-z0-9._+-]*) (\/.*)$/.exec(line);
   if (!m || line.length > MAX_REQUEST) return null;
   return { pid: Number(m[1]), argc: Number(m[2]), name: m[3]!, real: m[4]! };
+}
+
+/** Parses `<pid> rt <json object>` (a runtime guard's request); null otherwise. */
+export function parseRuntimeRequest(line: string): { pid: number; json: string } | null {
+  const m = /^([1-9]\d{0,9}) rt (\{.*\})$/.exec(line);
+  return m && line.length <= MAX_REQUEST ? { pid: Number(m[1]), json: m[2]! } : null;
 }
 
 /** Parses `done <pid>`; null otherwise. */

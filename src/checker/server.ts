@@ -18,8 +18,10 @@ import path from 'node:path';
 import type { Env } from '../config.js';
 import { formatDirective, shim } from '../shims/checker.js';
 import { CHECKER_ENV, FAILED_FILE, idleMs, isPrivateDir, liveServer, OWNER_FILE, ownerPid, processStart, SERVER_FILE, START_FILE } from './place.js';
-import { COLD, frames, parseDone, parseRequest, SLOTS, type Output } from './protocol.js';
-import { readClient } from './proc.js';
+import { COLD, frames, parseDone, parseRequest, parseRuntimeRequest, SLOTS, type Output } from './protocol.js';
+import { readClient, readProcess } from './proc.js';
+import { runtimeDelete } from '../runtime/delete.js';
+import { parseDeleteRequest } from '../runtime/request.js';
 
 /** Thrown by the `ask` callback: a terminal question cannot be asked from here (rm -i). */
 class ColdAnswer extends Error {}
@@ -163,6 +165,8 @@ export function serve(dir: string, env: Env): number {
       return;
     }
     lastActive = Date.now();
+    const rt = parseRuntimeRequest(text);
+    if (rt !== null) return handleRuntime(s, rt.pid, rt.json);
     const req = parseRequest(text);
     // The request must come from the process that holds the slot.
     if (!req || lockPid(s) !== req.pid) return answer(s, COLD + '\n');
@@ -191,6 +195,29 @@ export function serve(dir: string, env: Env): number {
     }
     hook('kill-after-compensate');
     answer(s, frames(out, directive), () => hook('kill-after-answer'));
+    lastActive = Date.now();
+  };
+
+  /** A runtime guard's deletion (the Python guard): runtimeDelete with the client's environment
+   *  and the request's cwd, as `agent-guard runtime-delete` decides it; the verdict as one `o` line. */
+  const handleRuntime = (s: Slot, pid: number, json: string): void => {
+    if (lockPid(s) !== pid) return answer(s, COLD + '\n');
+    s.holder = { pid, start: processStart(pid) };
+    const proc = readProcess(pid, uid);
+    if (typeof proc === 'string') return answer(s, COLD + '\n');
+    const req = parseDeleteRequest(json, { ...proc.env, [CHECKER_ENV.dir]: '' });
+    if (typeof req === 'string') return answer(s, COLD + '\n');
+    hook('kill-before-decide');
+    const out: Output[] = [];
+    let verdict: string;
+    try {
+      verdict = JSON.stringify(runtimeDelete(req, (t) => out.push({ fd: 2, text: t })));
+    } catch {
+      return answer(s, COLD + '\n');
+    }
+    hook('kill-after-compensate');
+    out.push({ fd: 1, text: verdict + '\n' });
+    answer(s, frames(out, 'dexit 0'), () => hook('kill-after-answer'));
     lastActive = Date.now();
   };
 

@@ -9,42 +9,11 @@
 import fs from 'node:fs';
 import type { Env } from '../config.js';
 import type { IO } from '../cli.js';
-import { runtimeDelete, type DeleteKind, type DeleteRequest } from '../runtime/delete.js';
-
-const KINDS: readonly DeleteKind[] = ['rm', 'rm-r', 'unlink', 'rmdir', 'rmdir-r'];
-
-/** The request, or a sentence saying what is wrong with it. */
-export function parseRequest(text: string, env: Env): DeleteRequest | string {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    return `the request is not JSON (${(err as Error).message})`;
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return 'the request must be a JSON object';
-  const r = raw as Record<string, unknown>;
-  for (const k of ['runtime', 'program', 'api', 'path', 'cwd'] as const) {
-    if (typeof r[k] !== 'string' || r[k] === '') return `${k} must be a non-empty string`;
-  }
-  if (!(r.cwd as string).startsWith('/')) return 'cwd must be absolute';
-  if (!KINDS.includes(r.kind as DeleteKind)) return `kind must be one of ${KINDS.join(', ')}`;
-  if (r.startedAt !== null && (typeof r.startedAt !== 'number' || !Number.isFinite(r.startedAt))) return 'startedAt must be a number (ms since the epoch) or null';
-  let reqEnv: Env = env;
-  if (r.env !== undefined) {
-    if (r.env === null || typeof r.env !== 'object' || Array.isArray(r.env) || Object.values(r.env).some((v) => typeof v !== 'string')) return 'env must be an object of strings';
-    reqEnv = r.env as Env;
-  }
-  return {
-    runtime: r.runtime as string,
-    program: r.program as string,
-    api: r.api as string,
-    kind: r.kind as DeleteKind,
-    path: r.path as string,
-    cwd: r.cwd as string,
-    env: reqEnv,
-    startedAt: (r.startedAt as number | null | undefined) ?? null,
-  };
-}
+import { runtimeDelete } from '../runtime/delete.js';
+import { parseDeleteRequest } from '../runtime/request.js';
+import { ensureChecker } from '../checker/start.js';
+import { CHECKER_ENV } from '../checker/place.js';
+import { runningBundle } from '../layout.js';
 
 export function runRuntimeDeleteCommand(argv: readonly string[], env: Env, io: IO): number {
   if (argv.length > 0) {
@@ -58,11 +27,14 @@ export function runRuntimeDeleteCommand(argv: readonly string[], env: Env, io: I
     io.stderr(`agent-guard runtime-delete: cannot read the request on stdin (${(err as Error).message})\n`);
     return 1;
   }
-  const req = parseRequest(text, env);
+  const req = parseDeleteRequest(text, env);
   if (typeof req === 'string') {
     io.stderr(`agent-guard runtime-delete: ${req}\n`);
     return 1;
   }
   io.stdout(JSON.stringify(runtimeDelete(req, io.stderr)) + '\n');
+  // The runtime's next decisions go to the session's warm checker (started in the background, as
+  // a cold shim call starts it).
+  if (req.env[CHECKER_ENV.dir]) ensureChecker(req.env, process.execPath, runningBundle());
   return 0;
 }

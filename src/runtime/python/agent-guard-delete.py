@@ -6,7 +6,8 @@
 #    (passThrough), mirrored here so that a program's own churn starts no process — nothing there, a
 #    type the real call refuses, the package managers' territory, the process's own new entries. The
 #    real call runs. tests/runtime/python-churn.test.ts keeps the two copies in step.
-# 2. Anything else is asked of `agent-guard runtime-delete` (one Node process per decision), which
+# 2. Anything else is asked of the session's warm checker when there is one (the shims' FIFO slots),
+#    else of `agent-guard runtime-delete` (one Node process per decision); either
 #    decides it as `rm [-r] -- PATH`, with the same engine, policy and records as every other entry
 #    point, and quarantines it for RELOCATE. Its verdict is carried out: real, the real call runs;
 #    done, the call returns as the real one would have; refuse, PermissionError (EPERM) with the
@@ -258,15 +259,18 @@ def ask(api, kind, path, text, cwd):
         raise RuntimeError('AGENT_GUARD_NODE names no node to ask agent-guard with (this Python was not started under agent-guard run or shell-init)')
     bundle = os.path.join(os.path.dirname(G.dir), 'agent-guard.cjs')
     import json
-    import subprocess
-    env = dict(os.environ)
-    request = {'runtime': 'python', 'program': program(), 'api': api, 'kind': kind, 'path': text, 'cwd': cwd, 'env': env, 'startedAt': G.started_at * 1000}
-    # The checker is the guard: no Node preload (nor a CA bundle to parse) in it.
-    env = dict(env, NODE_OPTIONS='', NODE_EXTRA_CA_CERTS='')
-    r = subprocess.run([node, bundle, 'runtime-delete'], input=json.dumps(request).encode('utf-8', 'surrogatepass'), stdout=subprocess.PIPE, env=env)
-    if r.returncode != 0:
-        raise RuntimeError('agent-guard runtime-delete failed (exit %s)' % r.returncode)
-    v = json.loads(r.stdout.decode('utf-8'))
+    request = {'runtime': 'python', 'program': program(), 'api': api, 'kind': kind, 'path': text, 'cwd': cwd, 'startedAt': G.started_at * 1000}
+    v = warm(request, json)
+    if v is None:
+        import subprocess
+        env = dict(os.environ)
+        request['env'] = env
+        # The checker is the guard: no Node preload (nor a CA bundle to parse) in it.
+        env = dict(env, NODE_OPTIONS='', NODE_EXTRA_CA_CERTS='')
+        r = subprocess.run([node, bundle, 'runtime-delete'], input=json.dumps(request).encode('utf-8', 'surrogatepass'), stdout=subprocess.PIPE, env=env)
+        if r.returncode != 0:
+            raise RuntimeError('agent-guard runtime-delete failed (exit %s)' % r.returncode)
+        v = json.loads(r.stdout.decode('utf-8'))
     action = v.get('action')
     if action == 'real':
         return REAL
@@ -275,6 +279,89 @@ def ask(api, kind, path, text, cwd):
     if action == 'refuse':
         return refused(path, v['message'], v['decision'], v['code'])
     raise RuntimeError('agent-guard runtime-delete gave no verdict')
+
+
+def warm(request, json):
+    """The verdict of the session's warm checker (AGENT_GUARD_CHECKER, the one the PATH shims use:
+    docs/shims.md, "Warm path"), as `<pid> rt <json>` on a slot's FIFOs; None when there is none to
+    ask, no slot is free, the request is too long, or it answers `c` or ends (then the caller asks
+    `agent-guard runtime-delete`). The checker reads this process's environment from /proc (as the
+    process started) and decides exactly as runtime-delete does."""
+    d = os.environ.get('AGENT_GUARD_CHECKER', '')
+    if not d.startswith('/') or '\n' in d:
+        return None
+    line = ('%d rt %s\n' % (os.getpid(), json.dumps(request, separators=(',', ':')))).encode('utf-8', 'surrogatepass')
+    if len(line) > 4000:
+        return None
+    uid = os.getuid()
+    try:
+        for p in (os.path.dirname(d), d):
+            st = os.lstat(p)
+            if st.st_uid != uid or not stat.S_ISDIR(st.st_mode):
+                return None
+    except OSError:
+        return None
+    slot = None
+    for i in range(16):
+        try:
+            if not stat.S_ISFIFO(os.stat('%s/s%d.q' % (d, i)).st_mode):
+                return None
+            fd = os.open('%s/s%d.lock' % (d, i), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+        try:
+            os.write(fd, b'%d\n' % os.getpid())
+        finally:
+            os.close(fd)
+        slot = i
+        break
+    if slot is None:
+        return None
+    rfd = qfd = -1
+    try:
+        # The answer FIFO read-write first, then read-only through /proc, and the read-write end
+        # closed: no open blocks, and a dead checker gives an end-of-file (as the shim does).
+        afd = os.open('%s/s%d.a' % (d, slot), os.O_RDWR)
+        try:
+            rfd = os.open('/proc/self/fd/%d' % afd, os.O_RDONLY)
+        finally:
+            os.close(afd)
+        qfd = os.open('%s/s%d.q' % (d, slot), os.O_RDWR)
+        os.write(qfd, line)
+        buf = b''
+        verdict = None
+        while True:
+            nl = buf.find(b'\n')
+            if nl < 0:
+                chunk = os.read(rfd, 65536)
+                if not chunk:
+                    return None
+                buf += chunk
+                continue
+            frame, buf = buf[:nl], buf[nl + 1:]
+            tag = frame[:1]
+            if tag in (b'e', b'E'):
+                os.write(2, frame[1:] + (b'\n' if tag == b'e' else b''))
+            elif tag == b'o':
+                verdict = frame[1:]
+            elif tag == b'd':
+                break
+            else:
+                return None
+        return json.loads(verdict.decode('utf-8')) if verdict else None
+    except (OSError, ValueError):
+        return None
+    finally:
+        if qfd >= 0:
+            try:
+                os.write(qfd, b'done %d\n' % os.getpid())
+            except OSError:
+                pass
+            os.close(qfd)
+        if rfd >= 0:
+            os.close(rfd)
 
 
 def refusal(api, path, decision, code, why):
