@@ -131,6 +131,44 @@ if ! [[ '/bin/rm x' == $__agent_guard_bypass && 'x; sudo rm' == $__agent_guard_b
   __agent_guard_bypass='*'
 fi
 
+# $1 is `PATH=VALUE` where VALUE (quoted as a whole or not) is a prefix of literal directories and
+# `$NAME`/`${NAME}` references, then `:$PATH` or `:${PATH}`: returns 0 when the prefix, resolved from
+# the shell's variables (no side effect), names only absolute directories holding none of the
+# programs the shims cover.
+__agent_guard_prepend() {
+  \builtin local __agent_guard_pv="${1#PATH=}" __agent_guard_pr= __agent_guard_pn
+  case $__agent_guard_pv in
+    \"*\") __agent_guard_pv=${__agent_guard_pv:1:${#__agent_guard_pv}-2} ;;
+  esac
+  case $__agent_guard_pv in
+    *:\$PATH) __agent_guard_pv=${__agent_guard_pv%:\$PATH} ;;
+    *:\$\{PATH\}) __agent_guard_pv=${__agent_guard_pv%:\$\{PATH\}} ;;
+    *) \builtin return 1 ;;
+  esac
+  while [[ -n $__agent_guard_pv ]]; do
+    case $__agent_guard_pv in
+      \$\{[A-Za-z_]*\}*)
+        __agent_guard_pn=${__agent_guard_pv:2} __agent_guard_pn=${__agent_guard_pn%%\}*}
+        [[ $__agent_guard_pn != *[!A-Za-z0-9_]* ]] || \builtin return 1
+        __agent_guard_pv=${__agent_guard_pv:${#__agent_guard_pn}+3}
+        ;;
+      \$[A-Za-z_]*)
+        __agent_guard_pn=${__agent_guard_pv:1} __agent_guard_pn=${__agent_guard_pn%%[!A-Za-z0-9_]*}
+        __agent_guard_pv=${__agent_guard_pv:${#__agent_guard_pn}+1}
+        ;;
+      [/:A-Za-z0-9._+@%-]*)
+        __agent_guard_pn=${__agent_guard_pv%%[!/:A-Za-z0-9._+@%-]*}
+        __agent_guard_pr+=$__agent_guard_pn __agent_guard_pv=${__agent_guard_pv:${#__agent_guard_pn}}
+        \builtin continue
+        ;;
+      *) \builtin return 1 ;;
+    esac
+    [[ $__agent_guard_pn != PATH && -n ${!__agent_guard_pn-} ]] || \builtin return 1
+    __agent_guard_pr+=${!__agent_guard_pn}
+  done
+  [[ -n $__agent_guard_pr ]] && __agent_guard_clearto "$__agent_guard_pr" ''
+}
+
 # $1 starts with a variable as its program (`$x -rf y`, `"${RM}" y`): sets __agent_guard_t to the
 # text with that variable's value in its place and returns 0 when that value holds a `/` (a program
 # named by a path, which the shims do not see) and the resolved text is a bypass (a guarded program
@@ -194,7 +232,7 @@ __agent_guard_enableok() {
 # check. With the shims active, the bypass filter; otherwise the prefilter.
 __agent_guard_risky() {
   __agent_guard_t=$1
-  if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":*) ]]; then
+  if __agent_guard_shims_active; then
     # First substrings every bypass must contain, as plain patterns (about 20 µs for all of them;
     # the extended pattern below costs ten times more, so it runs only on a hit).
     case $1 in
@@ -212,6 +250,9 @@ __agent_guard_risky() {
       # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH it
       # was started with) takes nothing past the shims.
       [[ $1 == ?(export )PATH=?([\"\'])"$AGENT_GUARD_SHIMS"?(:*([!\;\&\|\`\$\(\)]))?([\"\']) ]] && \builtin return 1
+      # Nor does one that puts directories holding none of the shimmed programs before the PATH it
+      # had (`export PATH="$PYENV_BIN_PATH:$PATH"`): the shims stay first in effect.
+      [[ $1 == ?(export )PATH=* ]] && __agent_guard_prepend "${1#export }" && \builtin return 1
       # A loadable builtin of a name the guard does not care about (pyenv, rbenv, nodenv and goenv
       # load `realpath` this way on every call) starts no checker.
       [[ $1 == enable\ * ]] && __agent_guard_enableok "$1" && \builtin return 1

@@ -104,9 +104,32 @@ __agent_guard_maygt() {
 }
 
 # The programs the PATH shims cover. With the shim dir first on PATH, a single simple command
-# that starts with one of them is left to the shim, which sees the expanded argv.
+# that starts with one of them is left to the shim, which sees the expanded argv. First means first
+# in effect: the shim dir, or absolute directories before it that hold none of the shimmed names (a
+# version manager prepending its own directory: pyenv's shim runs `export PATH="$PYENV_BIN_PATH:$PATH"`
+# on every python3 call). Checked once per PATH value (ten file tests per directory before it) and
+# remembered in __agent_guard_pathok, which the trap's inline tests accept too.
 __agent_guard_shims_active() {
-  [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":*) ]]
+  [[ -n ${AGENT_GUARD_SHIMS-} ]] || \builtin return 1
+  [[ $PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":* || $PATH == "${__agent_guard_pathok-}" ]] && \builtin return 0
+  __agent_guard_clearto "$PATH" "$AGENT_GUARD_SHIMS" || \builtin return 1
+  __agent_guard_pathok=$PATH
+}
+
+# Returns 0 when the :-list $1 reaches the entry $2 (or its end, when $2 is empty) through absolute
+# directories only, none of which holds a program the shims cover.
+__agent_guard_clearto() {
+  \builtin local rest="$1" d n
+  while :; do
+    d=${rest%%:*}
+    [[ -z $2 || $d != "$2" ]] || \builtin return 0
+    [[ $d == /* ]] || \builtin return 1
+    for n in rm rmdir unlink shred git find mv cp truncate rsync; do
+      [[ ! -e $d/$n ]] || \builtin return 1
+    done
+    [[ $rest == *:* ]] || { [[ -z $2 ]]; \builtin return; }
+    rest=${rest#*:}
+  done
 }
 
 # The DEBUG trap. The trap text passes $_ so that $_ survives the trap.
@@ -116,7 +139,7 @@ __agent_guard_debug() {
   # cheapest test the hook has.
   # A text with a redirection is remembered per directory, with its targets settled for this line
   # (__agent_guard_okr: cleared with __agent_guard_mine): a loop writing one file stays this cheap.
-  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && -n ${__agent_guard_ok[$BASH_COMMAND]-}${__agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]-} && $PATH == "${AGENT_GUARD_SHIMS-}":* && $- != *x* ]]; then
+  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && -n ${__agent_guard_ok[$BASH_COMMAND]-}${__agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]-} && ($PATH == "${AGENT_GUARD_SHIMS-}":* || $PATH == "${__agent_guard_pathok-}") && $- != *x* ]]; then
     \builtin return 0
   fi
   # This file's own code and the rest's (their functions, and the files while sourced) is not checked. This
@@ -135,7 +158,7 @@ __agent_guard_debug() {
     fi
     # With the shims active, most commands are done here: no bypass substring, no `$` program word
     # (the first case of __agent_guard_risky, inlined: a function call costs as much as the test).
-    if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":*) ]]; then
+    if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":* || $PATH == "${__agent_guard_pathok-}") ]]; then
       case $BASH_COMMAND in
         */[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
           *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \

@@ -53,8 +53,23 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
   # This file and the wrapper's files live here; their own code is never checked.
   __agent_guard_dir=${${(%):-%x}:h}
 
+  # First in effect, as in guard.bash: the shim dir, or absolute directories before it that hold
+  # none of the shimmed names; checked once per PATH value (__agent_guard_pathok).
   __agent_guard_shims_active() {
-    [[ -n ${AGENT_GUARD_SHIMS-} && ( $PATH == $AGENT_GUARD_SHIMS || $PATH == $AGENT_GUARD_SHIMS:* ) ]]
+    [[ -n ${AGENT_GUARD_SHIMS-} ]] || \builtin return 1
+    [[ $PATH == $AGENT_GUARD_SHIMS || $PATH == $AGENT_GUARD_SHIMS:* || $PATH == ${__agent_guard_pathok-} ]] && \builtin return 0
+    \builtin local d n
+    for d in "${path[@]}"; do
+      if [[ $d == $AGENT_GUARD_SHIMS ]]; then
+        __agent_guard_pathok=$PATH
+        \builtin return 0
+      fi
+      [[ $d == /* ]] || \builtin return 1
+      for n in rm rmdir unlink shred git find mv cp truncate rsync; do
+        [[ ! -e $d/$n ]] || \builtin return 1
+      done
+    done
+    \builtin return 1
   }
 
   # Returns 0 when $1 can be left to the PATH shims: shims active, the text is one simple command

@@ -291,6 +291,18 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     // A program held in a variable is resolved by the hook: a path is checked as that path.
     expect(viaVar?.calls).toEqual([checkerArgv(w, 'bash', w.dir, '/bin/rm -f nothing', ['--shims'])]);
     expect(quotedVar?.calls).toEqual([checkerArgv(w, 'bash', w.dir, '/bin/rm -f nothing', ['--shims'])]);
+    // Directories put before the shim dir that hold none of the shimmed programs keep the shims
+    // first in effect (pyenv's shim: `export PATH="${PYENV_BIN_PATH}:${PATH}"`, then `exec "$X" "$@"`):
+    // neither the assignment nor what follows starts the checker. One holding an `rm` does.
+    fs.mkdirSync(path.join(w.dir, 'clean'), { recursive: true });
+    fs.mkdirSync(path.join(w.dir, 'dirty'), { recursive: true });
+    fs.writeFileSync(path.join(w.dir, 'dirty', 'rm'), '#!/bin/sh\n', { mode: 0o755 });
+    const [prepended, dirty] = runCases(w, 'bash', ['export PATH="${P}:${PATH}"; rm -f nothing; x=$(command -v ls); "$x" >/dev/null', 'export PATH="$D:$PATH"; rm -f nothing'], {
+      P: path.join(w.dir, 'clean'),
+      D: path.join(w.dir, 'dirty'),
+    });
+    expect([prepended?.calls, prepended?.shimCalls.length]).toEqual([[], 1]);
+    expect(dirty?.calls.map((c) => c[c.length - 1])).toEqual(['export PATH="$D:$PATH"', 'rm -f nothing']);
     // Any other program named by a path in a variable starts nothing (pyenv's shim runs
     // `"$READLINK" "$1"` on every python3 call): only a resolved text that is a bypass counts.
     const plainVar = runCases(w, 'bash', ['"$c" .', '$c -n .', '"${c}" --version >/dev/null'], { c: '/usr/bin/readlink' });
@@ -450,6 +462,11 @@ describeSandboxed('zsh hook (ZDOTDIR wrapper + TRAPDEBUG), non-interactive', () 
     expect(viaVar?.calls).toEqual([checkerArgv(w, 'zsh', w.dir, '/bin/rm -f nothing', ['--shims'])]);
     const plainVar = runCases(w, 'zsh', ['"$c" .', '$c -n .'], { c: '/usr/bin/readlink' });
     expect(plainVar.map((c) => [c.text, c.calls])).toEqual(plainVar.map((c) => [c.text, []]));
+    // A directory before the shim dir that holds none of the shimmed programs keeps them first in
+    // effect (the assignment itself still goes to the checker in zsh).
+    fs.mkdirSync(path.join(w.dir, 'clean'), { recursive: true });
+    const [prepended] = runCases(w, 'zsh', ['PATH="${P}:${PATH}"; rm -f nothing'], { P: path.join(w.dir, 'clean') });
+    expect([prepended?.calls.map((c) => c[c.length - 1]!.trim()), prepended?.shimCalls.length]).toEqual([['PATH="${P}:${PATH}"'], 1]);
   });
 
   zshIt("zsh -lc: the user's .zprofile resetting PATH gets the shim dir back; a ZDOTDIR moved by the user's .zshenv is followed", () => {
