@@ -97,6 +97,40 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
     \builtin return 1
   }
 
+  # $1 is `PATH=VALUE` (VALUE quoted as a whole or not): a prefix of literal directories and
+  # `$NAME`/`${NAME}` references, then `:$PATH` or `:${PATH}`. Returns 0 when the prefix, resolved
+  # from the shell's variables (no side effect), names only absolute directories holding none of the
+  # programs the shims cover (as in guard.bash: pyenv's `export PATH="${PYENV_BIN_PATH}:${PATH}"`).
+  __agent_guard_prepend() {
+    \builtin emulate -L zsh
+    \builtin setopt extendedglob
+    \builtin local __agent_guard_pv=${${1#PATH=}%%[[:space:]]#} __agent_guard_pr= __agent_guard_pn d n
+    [[ $__agent_guard_pv == \"*\" ]] && __agent_guard_pv=${${__agent_guard_pv#\"}%\"}
+    case $__agent_guard_pv in
+      (*:\$PATH) __agent_guard_pv=${__agent_guard_pv%:\$PATH} ;;
+      (*:\$\{PATH\}) __agent_guard_pv=${__agent_guard_pv%:\$\{PATH\}} ;;
+      (*) \builtin return 1 ;;
+    esac
+    while [[ -n $__agent_guard_pv ]]; do
+      if [[ $__agent_guard_pv == (#b)\$\{([A-Za-z_][A-Za-z0-9_]#)\}(*) || $__agent_guard_pv == (#b)\$([A-Za-z_][A-Za-z0-9_]#)(*) ]]; then
+        __agent_guard_pn=$match[1] __agent_guard_pv=$match[2]
+        [[ $__agent_guard_pn != PATH && -n ${(P)__agent_guard_pn-} ]] || \builtin return 1
+        __agent_guard_pr+=${(P)__agent_guard_pn}
+      elif [[ $__agent_guard_pv == (#b)([/:A-Za-z0-9._+@%-]##)(*) ]]; then
+        __agent_guard_pr+=$match[1] __agent_guard_pv=$match[2]
+      else
+        \builtin return 1
+      fi
+    done
+    [[ -n $__agent_guard_pr ]] || \builtin return 1
+    for d in "${(@s.:.)__agent_guard_pr}"; do
+      [[ $d == /* ]] || \builtin return 1
+      for n in rm rmdir unlink shred git find mv cp truncate rsync; do
+        [[ ! -e $d/$n ]] || \builtin return 1
+      done
+    done
+  }
+
   # $ZSH_DEBUG_CMD starts with a variable as its program (`$x -rf y`, `"${RM}" y`): sets
   # __agent_guard_vt to the text with the variable's value in its place when that value holds a `/`
   # (a program named by a path, which the shims do not see). Its locals have the guard's prefix, so
@@ -297,7 +331,8 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
               # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the
               # PATH it was started with) takes nothing past the shims.
               if [[ $c == ${~__agent_guard_bypass} ]]; then
-                [[ $c == (export |)PATH=(|[\"\'])${(b)AGENT_GUARD_SHIMS}(|:[^\;\&\|\`\$\(\)]#)(|[\"\']) ]] || risky=1
+                [[ $c == (export |)PATH=(|[\"\'])${(b)AGENT_GUARD_SHIMS}(|:[^\;\&\|\`\$\(\)]#)(|[\"\']) ]] ||
+                  { [[ $c == (export |)PATH=* ]] && __agent_guard_prepend "${c#export }"; } || risky=1
               fi
               ;;
           esac

@@ -463,10 +463,13 @@ describeSandboxed('zsh hook (ZDOTDIR wrapper + TRAPDEBUG), non-interactive', () 
     const plainVar = runCases(w, 'zsh', ['"$c" .', '$c -n .'], { c: '/usr/bin/readlink' });
     expect(plainVar.map((c) => [c.text, c.calls])).toEqual(plainVar.map((c) => [c.text, []]));
     // A directory before the shim dir that holds none of the shimmed programs keeps them first in
-    // effect (the assignment itself still goes to the checker in zsh).
+    // effect, the assignment included; one holding an `rm` does not.
     fs.mkdirSync(path.join(w.dir, 'clean'), { recursive: true });
-    const [prepended] = runCases(w, 'zsh', ['PATH="${P}:${PATH}"; rm -f nothing'], { P: path.join(w.dir, 'clean') });
-    expect([prepended?.calls.map((c) => c[c.length - 1]!.trim()), prepended?.shimCalls.length]).toEqual([['PATH="${P}:${PATH}"'], 1]);
+    fs.mkdirSync(path.join(w.dir, 'dirty'), { recursive: true });
+    fs.writeFileSync(path.join(w.dir, 'dirty', 'rm'), '#!/bin/sh\n', { mode: 0o755 });
+    const [prepended, dirty] = runCases(w, 'zsh', ['export PATH="${P}:${PATH}"; rm -f nothing', 'export PATH="$D:$PATH"; rm -f nothing'], { P: path.join(w.dir, 'clean'), D: path.join(w.dir, 'dirty') });
+    expect([prepended?.calls, prepended?.shimCalls.length]).toEqual([[], 1]);
+    expect(dirty?.calls.map((c) => c[c.length - 1]!.trim())).toEqual(['export PATH="$D:$PATH"', 'rm -f nothing']);
   });
 
   zshIt("zsh -lc: the user's .zprofile resetting PATH gets the shim dir back; a ZDOTDIR moved by the user's .zshenv is followed", () => {
