@@ -2,6 +2,9 @@
 # Deliberate throughout: single-quoted $ in patterns (SC2016), unquoted pattern variables on the
 # right of == (SC2053), and `a= b=` empty assignments (SC1007).
 # shellcheck disable=SC2016,SC2053,SC1007
+# The __agent_guard_mine/okw/okr/rwc arrays are associative (declared in guard.bash's
+# __agent_guard_arm, which shellcheck does not see from here): their `[$key]` subscripts are strings.
+# shellcheck disable=SC2004
 # agent-guard: the rest of the bash hook (docs/shell-hooks.md), read by shell/guard.bash on first
 # need (__agent_guard_more): the filters, the redirection reader, the checker call and the verdict.
 # Never sourced on its own. Sourced inside a function: nothing here may `declare` without -g.
