@@ -7,21 +7,11 @@
 // (contains "agent-guard", ends with " hook <harness>"), so a re-install with another binary path
 // replaces it; nothing is written when nothing changes; before a write the old file is copied to
 // `<file>.agent-guard.bak` and the new content goes in atomically (tmp + rename, same mode).
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { copilotDeny, HARNESSES, type Harness } from './answers.js';
+import { jsonText, parseJsonObject, readJsonObject, readText, writeText } from './files.js';
 
 export { HARNESSES, type Harness };
 export type Scope = 'user' | 'project';
@@ -43,7 +33,7 @@ export interface InstallResult {
   backup: string | null;
 }
 
-export const BACKUP_SUFFIX = '.agent-guard.bak';
+export { BACKUP_SUFFIX } from './files.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
@@ -179,28 +169,6 @@ function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Reads and parses the settings file; null when it does not exist. Throws when it is unusable. */
-function readSettings(file: string): Obj | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`agent-guard: cannot read ${file}: ${(e as Error).message}; nothing changed`);
-  }
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (e) {
-    throw new Error(`agent-guard: ${file} is not valid JSON (${(e as Error).message}); fix it first, nothing changed`);
-  }
-  if (!isObj(parsed)) {
-    throw new Error(`agent-guard: ${file} does not hold a JSON object at the top level; nothing changed`);
-  }
-  return parsed;
-}
-
 /** The event array, checking the shapes on the way; undefined when absent. */
 function eventArray(file: string, settings: Obj, layout: Layout): Json[] | undefined {
   const hooks = settings['hooks'];
@@ -291,40 +259,14 @@ function withOurs(h: Harness, layout: Layout, arr: Json[], ctx: InstallContext):
   ];
 }
 
-/** Backs up (when the file exists) and writes atomically, keeping the mode; follows a symlink. */
-function writeSettings(file: string, settings: Obj, existed: boolean): string | null {
-  mkdirSync(dirname(file), { recursive: true });
-  const target = existed ? realpathSync(file) : file;
-  let backup: string | null = null;
-  let mode: number | undefined;
-  if (existed) {
-    mode = statSync(target).mode & 0o7777;
-    backup = file + BACKUP_SUFFIX;
-    copyFileSync(target, backup);
-  }
-  const tmp = `${target}.agent-guard.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  try {
-    writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n', { flag: 'wx', mode: mode ?? 0o644 });
-    if (mode !== undefined) chmodSync(tmp, mode);
-    renameSync(tmp, target);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* not created */
-    }
-    throw e;
-  }
-  return backup;
-}
-
 function apply(h: Harness, scope: Scope, ctx: InstallContext, install: boolean): InstallResult {
   const file = settingsPath(h, scope, ctx);
   const layout = LAYOUTS[h];
   if (install && !(isOurCommand(h, ctx.command) && ctx.command.trim().endsWith(` hook ${h}`))) {
     throw new Error(`agent-guard: hook command must contain "agent-guard" and end with " hook ${h}": ${ctx.command}`);
   }
-  const current = readSettings(file);
+  const text = readText(file);
+  const current: Obj | null = text === null ? null : (parseJsonObject(file, text) as Obj);
   if (current === null && !install) return { file, changed: false, backup: null };
   const settings: Obj = current ?? (h === 'copilot' ? { version: 1 } : {});
   const arr = eventArray(file, settings, layout);
@@ -338,8 +280,7 @@ function apply(h: Harness, scope: Scope, ctx: InstallContext, install: boolean):
   else delete hooks[layout.event];
   const updated: Obj = { ...settings, hooks };
   if (h === 'copilot' && updated['version'] === undefined) updated['version'] = 1;
-  const backup = writeSettings(file, updated, current !== null);
-  return { file, changed: true, backup };
+  return writeText(file, jsonText(updated), text);
 }
 
 /** Merges our hook into the harness's settings file (created if missing). */
@@ -379,7 +320,7 @@ export function wiredHarnesses(ctx: InstallContext): Wired[] {
       seen.add(file);
       let arr: Json[] | undefined;
       try {
-        const settings = readSettings(file);
+        const settings = readJsonObject(file) as Obj | null;
         if (settings === null) continue;
         arr = eventArray(file, settings, LAYOUTS[harness]);
       } catch {
