@@ -121,6 +121,8 @@ export interface ResetPreflight {
   /** Untracked or ignored paths (relative to the top level) that the reset would overwrite, and
    *  paths in the quarantine it would write or delete. */
   collisions: string[];
+  /** Those of `collisions` that lie in the quarantine (or are it). */
+  inQuarantine?: string[];
 }
 
 /** With `pathspecs` (`git checkout REV -- PATHS`, `git restore --source REV PATHS`, which write
@@ -177,20 +179,25 @@ export function resetPreflight(git: GitRunner, cwd: string, globals: readonly st
     }
   }
   const q = quarantine !== undefined ? path.posix.relative(toplevel, quarantine) : '..';
+  const qInside = q !== '' && q !== '..' && !q.startsWith('../') && !path.posix.isAbsolute(q);
+  const inQuarantine: string[] = [];
   if (pathspecs !== undefined) {
-    // Paths written from a tree (`checkout REV -- PATHS`): what they create in the quarantine.
-    // (A tracked file in the quarantine they would change is one of the command's own targets.)
-    const inQ = (rel: string): boolean => rel.toLowerCase() === q.toLowerCase() || rel.toLowerCase().startsWith(q.toLowerCase() + '/');
-    if (q !== '' && q !== '..' && !q.startsWith('../') && !path.posix.isAbsolute(q)) for (const rel of created) if (inQ(rel) && !collisions.includes(rel)) collisions.push(rel);
-  } else if (q !== '' && q !== '..' && !q.startsWith('../') && !path.posix.isAbsolute(q)) {
+    // Paths written from a tree (`checkout REV -- PATHS`): what they create in the quarantine
+    // (case-insensitively). A tracked file in the quarantine they would change is one of the
+    // command's own targets.
+    const lq = q.toLowerCase();
+    if (qInside) for (const rel of created) if (rel.toLowerCase() === lq || rel.toLowerCase().startsWith(lq + '/')) inQuarantine.push(rel);
+    for (const rel of inQuarantine) if (!collisions.includes(rel)) collisions.push(rel);
+  } else if (qInside) {
     // Index or target entries at or under the quarantine that differ from the work tree: the move
     // would write, change or delete them. icase: `.Agent-Trash` is the quarantine on a
     // case-insensitive filesystem.
     const touched = git.run([...globals, 'diff-index', '--no-renames', '--name-only', '-z', sha, '--', `:(literal,icase)${q}`], cwd);
     if (!touched.ok) return { ok: false, error: touched.stderr || 'git diff-index failed', collisions: [] };
-    for (const p of touched.stdout.toString('utf8').split('\0')) if (p !== '') collisions.push(p);
+    for (const p of touched.stdout.toString('utf8').split('\0')) if (p !== '') inQuarantine.push(p);
+    collisions.push(...inQuarantine);
   }
-  return { ok: true, toplevel, collisions };
+  return { ok: true, toplevel, collisions, inQuarantine };
 }
 
 /** Entries of the work tree whose path differs from one of `rels` only in case (relative to

@@ -314,15 +314,14 @@ function ignoredInTheWay(p: ProbedOp, git: GitRunner, at: string, globals: reado
     return false;
   }
   const top = pre.toplevel;
-  const q = path.posix.relative(top, quarantine);
-  const inQ = (rel: string): boolean => q !== '' && !q.startsWith('..') && (rel.toLowerCase() === q.toLowerCase() || rel.toLowerCase().startsWith(q.toLowerCase() + '/'));
-  const others = pre.collisions.filter((rel) => !inQ(rel));
+  const inQ = new Set(pre.inQuarantine);
+  const others = pre.collisions.filter((rel) => !inQ.has(rel));
   const ignored = others.length === 0 ? new Set<string>() : ignoredUntracked(git, top, others.map((rel) => path.posix.join(top, rel)));
   if (ignored === null) {
     p.op.undeterminable = { reason: 'reset-not-standalone', detail: `git ls-files failed: which files git ${p.op.git?.subcommand ?? ''} would write over is not known` };
     return false;
   }
-  p.collisions = pre.collisions.filter((rel) => inQ(rel) || ignored.has(path.posix.join(top, rel)));
+  p.collisions = pre.collisions.filter((rel) => inQ.has(rel) || ignored.has(path.posix.join(top, rel)));
   if (p.collisions.length === 0) {
     p.inert = true;
     p.inertDetail = 'a branch switch keeps local changes';
