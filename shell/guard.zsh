@@ -58,18 +58,21 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
   __agent_guard_shims_active() {
     [[ -n ${AGENT_GUARD_SHIMS-} ]] || \builtin return 1
     [[ $PATH == $AGENT_GUARD_SHIMS || $PATH == $AGENT_GUARD_SHIMS:* || $PATH == ${__agent_guard_pathok-} ]] && \builtin return 0
+    \builtin integer at=${path[(ie)$AGENT_GUARD_SHIMS]}
+    (( at <= $#path )) && __agent_guard_clear "${(@)path[1,at-1]}" || \builtin return 1
+    __agent_guard_pathok=$PATH
+  }
+
+  # Returns 0 when every argument is an absolute directory holding none of the programs the shims
+  # cover (a directory that may come before the shim dir on PATH).
+  __agent_guard_clear() {
     \builtin local d n
-    for d in "${path[@]}"; do
-      if [[ $d == $AGENT_GUARD_SHIMS ]]; then
-        __agent_guard_pathok=$PATH
-        \builtin return 0
-      fi
+    for d in "$@"; do
       [[ $d == /* ]] || \builtin return 1
       for n in rm rmdir unlink shred git find mv cp truncate rsync; do
         [[ ! -e $d/$n ]] || \builtin return 1
       done
     done
-    \builtin return 1
   }
 
   # Returns 0 when $1 can be left to the PATH shims: shims active, the text is one simple command
@@ -104,7 +107,7 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
   __agent_guard_prepend() {
     \builtin emulate -L zsh
     \builtin setopt extendedglob
-    \builtin local __agent_guard_pv=${${1#PATH=}%%[[:space:]]#} __agent_guard_pr= __agent_guard_pn d n
+    \builtin local __agent_guard_pv=${${1#PATH=}%%[[:space:]]#} __agent_guard_pr= __agent_guard_pn
     [[ $__agent_guard_pv == \"*\" ]] && __agent_guard_pv=${${__agent_guard_pv#\"}%\"}
     case $__agent_guard_pv in
       (*:\$PATH) __agent_guard_pv=${__agent_guard_pv%:\$PATH} ;;
@@ -122,13 +125,7 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
         \builtin return 1
       fi
     done
-    [[ -n $__agent_guard_pr ]] || \builtin return 1
-    for d in "${(@s.:.)__agent_guard_pr}"; do
-      [[ $d == /* ]] || \builtin return 1
-      for n in rm rmdir unlink shred git find mv cp truncate rsync; do
-        [[ ! -e $d/$n ]] || \builtin return 1
-      done
-    done
+    [[ -n $__agent_guard_pr ]] && __agent_guard_clear "${(@s.:.)__agent_guard_pr}"
   }
 
   # $ZSH_DEBUG_CMD starts with a variable as its program (`$x -rf y`, `"${RM}" y`): sets
