@@ -312,33 +312,38 @@ case $ag_cd in /?*/?*) ;; *) ag_cd='' ;; esac
 case $ag_real in *'
 '*) ag_cd='' ;; esac
 if [ -n "$ag_cd" ] && [ -O "${ag_cd%/*}" ] && ! [ -h "${ag_cd%/*}" ] && [ -O "$ag_cd" ] && ! [ -h "$ag_cd" ] && [ -p "$ag_cd/s0.q" ]; then
-  ag_slot='' ag_i=0
-  set -C
-  while [ -p "$ag_cd/s$ag_i.q" ]; do
-    if { printf '%s\n' "$$" > "$ag_cd/s$ag_i.lock"; } 2>/dev/null; then ag_slot=$ag_i; break; fi
-    ag_i=$((ag_i + 1))
-  done
-  set +C
-  if [ -n "$ag_slot" ] && { command exec 7<>"$ag_cd/s$ag_slot.a"; } 2>/dev/null; then
-    if { command exec 6<"/proc/$$/fd/7"; } 2>/dev/null; then
+  # One redirection of stderr for the whole set-up (each one costs the shell half a dozen system
+  # calls); the descriptors opened by `exec` inside the group stay open after it.
+  ag_slot='' ag_ok=''
+  {
+    ag_i=0
+    set -C
+    while [ -p "$ag_cd/s$ag_i.q" ]; do
+      if printf '%s\n' "$$" > "$ag_cd/s$ag_i.lock"; then ag_slot=$ag_i; break; fi
+      ag_i=$((ag_i + 1))
+    done
+    set +C
+    if [ -n "$ag_slot" ] && command exec 7<>"$ag_cd/s$ag_slot.a" && command exec 6<"/proc/$$/fd/7"; then
       exec 7>&-
-      if { command exec 7<>"$ag_cd/s$ag_slot.q"; } 2>/dev/null; then
-        printf '%s %s %s %s\n' "$$" "$#" "$ag_name" "$ag_real" >&7
-        while IFS= read -r ag_l <&6; do
-          case $ag_l in
-            o*) printf '%s\n' "${ag_l#?}" ;;
-            O*) printf '%s' "${ag_l#?}" ;;
-            e*) printf '%s\n' "${ag_l#?}" >&2 ;;
-            E*) printf '%s' "${ag_l#?}" >&2 ;;
-            d*) ag_dir=${ag_l#?}; break ;;
-            *) break ;;
-          esac
-        done
-        printf 'done %s\n' "$$" >&7
-      fi
+      command exec 7<>"$ag_cd/s$ag_slot.q" && ag_ok=1
     fi
-    exec 6<&- 7>&-
+  } 2>/dev/null
+  if [ -n "$ag_ok" ]; then
+    printf '%s %s %s %s\n' "$$" "$#" "$ag_name" "$ag_real" >&7
+    while IFS= read -r ag_l <&6; do
+      case $ag_l in
+        o*) printf '%s\n' "${ag_l#?}" ;;
+        O*) printf '%s' "${ag_l#?}" ;;
+        e*) printf '%s\n' "${ag_l#?}" >&2 ;;
+        E*) printf '%s' "${ag_l#?}" >&2 ;;
+        d*) ag_dir=${ag_l#?}; break ;;
+        *) break ;;
+      esac
+    done
+    printf 'done %s\n' "$$" >&7
   fi
+  # The real tool must not inherit them; an `exit` directive closes them by exiting.
+  case $ag_slot:$ag_dir in :* | *:'exit '*) ;; *) exec 6<&- 7>&- ;; esac
 fi
 
 # 6. Cold path: the checker decides on the concrete argv, does any compensation, and writes one

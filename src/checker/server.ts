@@ -22,6 +22,7 @@ import { COLD, frames, parseDone, parseRequest, parseRuntimeRequest, SLOTS, type
 import { readClient, readProcess } from './proc.js';
 import { runtimeDelete } from '../runtime/delete.js';
 import { parseDeleteRequest } from '../runtime/request.js';
+import { deferringRecords } from '../enforce/index.js';
 
 /** Thrown by the `ask` callback: a terminal question cannot be asked from here (rm -i). */
 class ColdAnswer extends Error {}
@@ -176,18 +177,23 @@ export function serve(dir: string, env: Env): number {
     hook('kill-before-decide');
     const out: Output[] = [];
     let directive: string;
+    let flush: () => void;
     try {
       // The probes' own children (git hooks, fsmonitor) must not wait for this busy server.
       const cenv = { ...client.env, [CHECKER_ENV.dir]: '' };
-      const d = shim(req.name, req.real, client.args, {
-        env: cenv,
-        cwd: client.cwd,
-        io: { stdout: (t) => out.push({ fd: 1, text: t }), stderr: (t) => out.push({ fd: 2, text: t }) },
-        ask: () => {
-          throw new ColdAnswer('a question for the terminal');
-        },
-      });
-      directive = 'd' + formatDirective(d).replace(/\n$/, '');
+      // The best-effort records (completions, the audit decision) are written after the answer.
+      const done = deferringRecords(() =>
+        shim(req.name, req.real, client.args, {
+          env: cenv,
+          cwd: client.cwd,
+          io: { stdout: (t) => out.push({ fd: 1, text: t }), stderr: (t) => out.push({ fd: 2, text: t }) },
+          ask: () => {
+            throw new ColdAnswer('a question for the terminal');
+          },
+        }),
+      );
+      flush = done.flush;
+      directive = 'd' + formatDirective(done.value).replace(/\n$/, '');
     } catch {
       // Nothing was done before a question (rm -i); after any other failure the cold path decides
       // again on the disk as it is now, exactly as after a crash.
@@ -195,6 +201,7 @@ export function serve(dir: string, env: Env): number {
     }
     hook('kill-after-compensate');
     answer(s, frames(out, directive), () => hook('kill-after-answer'));
+    flush();
     lastActive = Date.now();
   };
 
@@ -210,14 +217,18 @@ export function serve(dir: string, env: Env): number {
     hook('kill-before-decide');
     const out: Output[] = [];
     let verdict: string;
+    let flush: () => void;
     try {
-      verdict = JSON.stringify(runtimeDelete(req, (t) => out.push({ fd: 2, text: t })));
+      const done = deferringRecords(() => runtimeDelete(req, (t) => out.push({ fd: 2, text: t })));
+      flush = done.flush;
+      verdict = JSON.stringify(done.value);
     } catch {
       return answer(s, COLD + '\n');
     }
     hook('kill-after-compensate');
     out.push({ fd: 1, text: verdict + '\n' });
     answer(s, frames(out, 'dexit 0'), () => hook('kill-after-answer'));
+    flush();
     lastActive = Date.now();
   };
 

@@ -16,8 +16,12 @@ export type Via = Readonly<Record<string, string>>;
 /** Appends the decision record of `r` (about `command`) to `place`'s audit log. */
 export function audit(r: CheckResult, place: QuarantinePlace, command: string, config: Config, via?: Via): CheckResult {
   try {
-    const git = gitRunner(config.gitBinary, config.env);
-    ensureQuarantine(place, (dir) => isIgnoredPath(git, place.root, dir));
+    // A relocation that moved something into this quarantine has just made it ready.
+    const kept = r.compensations.some((c) => 'moved' in c && c.moved.length > 0 && (c.quarantine ?? null) === (place.zone ? place.quarantine : null));
+    if (!kept) {
+      const git = gitRunner(config.gitBinary, config.env);
+      ensureQuarantine(place, (dir) => isIgnoredPath(git, place.root, dir));
+    }
     appendRecord(
       auditPath(place),
       {
@@ -34,7 +38,8 @@ export function audit(r: CheckResult, place: QuarantinePlace, command: string, c
         ...(r.grant ? { grant: r.grant.id } : {}),
         ...via,
       },
-      { sync: false }, // best effort, as the rest of the audit
+      // best effort, as the rest of the audit; the warm checker writes it after its answer
+      { sync: false, deferrable: true },
     );
     return r;
   } catch (err) {

@@ -14,6 +14,8 @@ export { leftToDelete, needsCompensation, planOf, relocatesRegenerable, type Ste
 export type { Via } from './audit.js';
 export type { PlacedTarget } from '../recovery/places.js';
 export type { DroppedRefs } from '../recovery/snapshot.js';
+/** For the warm checker: the best-effort records of a call written after it has answered. */
+export { deferringRecords } from '../recovery/records.js';
 
 export interface DecideLine {
   text: string;

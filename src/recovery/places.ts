@@ -44,7 +44,7 @@ export function relocateByPlace(ws: PlacedWorkspace, targets: readonly PlacedTar
   }
   const out: PlacedRelocation[] = [];
   for (const { place, paths } of groups.values()) {
-    const res = { place, ...relocate(place, paths, ctx, isIgnored, opts) };
+    const res = { place, ...relocate(place, paths, ctx, isIgnored, { ...opts, ready: true }) };
     out.push(res);
     if (res.failure) break;
   }

@@ -3,7 +3,7 @@
 // command that runs next finds nothing and the user can get everything back (`restore`).
 import fs from 'node:fs';
 import path from 'node:path';
-import { appendRecord, encodePath } from './records.js';
+import { appendRecord, appendRecords, encodePath, type NewRecord } from './records.js';
 import { isWithin } from '../classifier/paths.js';
 import { exists } from '../probe/fs.js';
 import { bdirname, bIsWithin, bjoin, brelative, depth, display, toBytes } from './bpath.js';
@@ -282,8 +282,9 @@ export function relocate(
   ctx: RelocationContext,
   isIgnored: (dir: string) => boolean = () => false,
   /** regenerable: mark the transaction (rule 13) and move by rename only — an EXDEV (a bind mount of
-   *  the same filesystem) fails the entry rather than copying it; the caller deletes it instead. */
-  opts: { keepOrigin?: boolean; regenerable?: boolean } = {},
+   *  the same filesystem) fails the entry rather than copying it; the caller deletes it instead.
+   *  ready: the caller has just run ensureQuarantine on `q` (relocateByPlace). */
+  opts: { keepOrigin?: boolean; regenerable?: boolean; ready?: boolean } = {},
 ): RelocationResult {
   const txid = newTxid();
   const res: RelocationResult = { txid, status: 'done', moved: [], skipped: [] };
@@ -309,12 +310,15 @@ export function relocate(
     unique.set(b.toString('base64'), b);
   }
   const ordered = [...unique.values()].sort((a, b) => depth(a) - depth(b) || Buffer.compare(a, b));
+  // The start record goes to the disk with the first intent, in the same write and fsync; a
+  // transaction that moves nothing writes it alone at the end.
+  let start: NewRecord | null = { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length, ...(q.zone ? { zone: q.zone, root: q.root } : {}), ...(opts.regenerable ? { regenerable: true } : {}) };
   try {
-    ensureQuarantine(q, isIgnored);
-    appendRecord(manifest, { kind: 'tx-start', txid, session: ctx.session, command: ctx.command, cwd: ctx.cwd, targets: ordered.length, ...(q.zone ? { zone: q.zone, root: q.root } : {}), ...(opts.regenerable ? { regenerable: true } : {}) }, { sync: false });
+    if (!opts.ready) ensureQuarantine(q, isIgnored);
   } catch (err) {
     return fail(err, 'the quarantine cannot record a transaction', true);
   }
+  const txdir = bjoin(quarantine, Buffer.from(txid));
   const movedBytes: Buffer[] = [];
   for (const origin of ordered) {
     if (movedBytes.some((m) => bIsWithin(origin, m))) {
@@ -338,9 +342,15 @@ export function relocate(
       ...(opts.keepOrigin ? { kept: true } : {}),
     };
     try {
-      // Write-ahead: the intent is durable before anything moves (its fsync also takes the tx-start
-      // written before it to the disk); if it cannot be stored, nothing moves.
-      appendRecord(manifest, { kind: 'relocate-intent', ...fields });
+      // Write-ahead: the intent is durable before anything moves (the first one carries the
+      // tx-start in the same write); if it cannot be stored, nothing moves.
+      appendRecords(manifest, start ? [start, { kind: 'relocate-intent', ...fields }] : [{ kind: 'relocate-intent', ...fields }]);
+      if (start) {
+        start = null;
+        // The transaction's own directory first: the recursive mkdir below then makes only what
+        // is missing under it, without a failed attempt at the deepest level first.
+        fs.mkdirSync(txdir, { mode: 0o700 });
+      }
     } catch (err) {
       return fail(err, `the intent for ${display(origin)} could not be stored`, true);
     }
@@ -368,9 +378,16 @@ export function relocate(
     try {
       // Not fsync'd: a completion record lost in a power cut leaves the intent, which keeps the move
       // discoverable and restorable (the reference's rule for an intent without its completion).
-      appendRecord(manifest, { kind: 'relocate', ...fields, via }, { sync: false });
+      appendRecord(manifest, { kind: 'relocate', ...fields, via }, { sync: false, deferrable: true });
     } catch {
       // The move happened; its intent record keeps it discoverable and restorable.
+    }
+  }
+  if (start) {
+    try {
+      appendRecord(manifest, start, { sync: false });
+    } catch (err) {
+      return fail(err, 'the quarantine cannot record a transaction', true);
     }
   }
   return res;

@@ -77,11 +77,30 @@ function step<T>(name: string, file: string, fn: () => T): T {
  *  when it returns. `{ sync: false }` skips the fsync for a record whose loss in a power cut loses
  *  nothing (a transaction's start and completion records, audit decisions: the next fsync of the
  *  file — the next write-ahead intent — or the kernel's writeback takes it to the disk; a killed
- *  process never loses it). Throws (an Error with a clear message) if any step fails — the caller
- *  treats that as "not recorded". Fills v/ts/pid when missing. Creates no directories. */
-export function appendRecord(file: string, record: NewRecord, opts: { sync?: boolean } = {}): StoredRecord {
-  const full = complete(record);
-  const line = step('serialising the record', file, () => Buffer.from(`${JSON.stringify(full)}\n`, 'utf8'));
+ *  process never loses it). `{ deferrable: true }` (with `sync: false`) lets a `deferringRecords`
+ *  scope postpone the write until its caller has answered (the warm checker). Throws (an Error with a
+ *  clear message) if any step fails — the caller treats that as "not recorded". Fills v/ts/pid when
+ *  missing. Creates no directories. */
+export function appendRecord(file: string, record: NewRecord, opts: { sync?: boolean; deferrable?: boolean } = {}): StoredRecord {
+  return appendRecords(file, [record], opts)[0]!;
+}
+
+/** appendRecord for several records of one file in ONE write (and one fsync): a transaction's start
+ *  with its first intent. The lines land together or not at all. */
+export function appendRecords(file: string, records: readonly NewRecord[], opts: { sync?: boolean; deferrable?: boolean } = {}): StoredRecord[] {
+  const full = records.map(complete);
+  const line = step('serialising the record', file, () => Buffer.from(full.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8'));
+  if (opts.sync === false && opts.deferrable && deferred !== null) {
+    // Best effort by the caller's own terms: a later failure has no one left to tell.
+    deferred.push(() => writeLine(file, line, false));
+    return full;
+  }
+  writeLine(file, line, opts.sync !== false);
+  return full;
+}
+
+// Opens, writes the whole buffer with one write(2), fsyncs when asked, closes.
+function writeLine(file: string, line: Buffer, sync: boolean): void {
   const fd = step('open', file, () => fs.openSync(file, 'a', 0o600));
   let pending: unknown = null;
   try {
@@ -91,7 +110,7 @@ export function appendRecord(file: string, record: NewRecord, opts: { sync?: boo
     const written = step('write', file, () => fs.writeSync(fd, line));
     // A second write could land after another writer's line: a short write is a failure, not a loop.
     if (written !== line.length) throw fail('write', file, new Error(`short write: ${written} of ${line.length} bytes`));
-    if (opts.sync !== false) step('fsync', file, () => fs.fsyncSync(fd));
+    if (sync) step('fsync', file, () => fs.fsyncSync(fd));
   } catch (e) {
     pending = e;
   }
@@ -101,7 +120,40 @@ export function appendRecord(file: string, record: NewRecord, opts: { sync?: boo
     pending ??= fail('close', file, e);
   }
   if (pending !== null) throw pending;
-  return full;
+}
+
+/** The writes postponed by the current `deferringRecords` scope (null: none is open). */
+let deferred: (() => void)[] | null = null;
+
+/** Runs `fn` with the deferrable best-effort records it appends (a relocation's completion records,
+ *  audit decisions) postponed: `flush` writes them, in order, failures ignored. The warm checker
+ *  answers its client first and flushes right after, before it reads the next request; a checker
+ *  killed in between loses only those records — the intents are on disk, so every move stays
+ *  discoverable and restorable (docs/records.md). */
+export function deferringRecords<T>(fn: () => T): { value: T; flush: () => void } {
+  const outer = deferred;
+  const mine: (() => void)[] = [];
+  deferred = mine;
+  let value: T;
+  try {
+    value = fn();
+  } catch (e) {
+    deferred = outer;
+    flushWrites(mine);
+    throw e;
+  }
+  deferred = outer;
+  return { value, flush: () => flushWrites(mine) };
+}
+
+function flushWrites(writes: (() => void)[]): void {
+  for (const w of writes.splice(0)) {
+    try {
+      w();
+    } catch {
+      // best effort: the records the scope may defer are the ones whose loss loses nothing
+    }
+  }
 }
 
 // A parsed line is a record when it is an object with a numeric version and a kind.

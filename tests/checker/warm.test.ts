@@ -333,10 +333,12 @@ describeSandboxed('warm checker: one per session, same decisions, records and ou
     const K = 'kill-after-compensate';
     const p = Number(readTrim(K, 'server.pid'));
     const recs = records(at(K, 'ws', '.agent-trash', 'manifest.jsonl'));
-    const moved = recs.filter((r) => r.kind === 'relocate' && (r.origin as { path: string }).path === 'f1');
-    expect(moved).toHaveLength(1);
-    expect(moved[0]!.pid).toBe(p);
-    expect(recs.some((r) => r.kind === 'relocate-intent' && r.txid === moved[0]!.txid)).toBe(true);
+    // The durable intent was written before the move; the completion record is written after the
+    // answer (deferred), so the kill left the intent alone — which keeps the move restorable.
+    const intents = recs.filter((r) => r.kind === 'relocate-intent' && (r.origin as { path: string }).path === 'f1');
+    expect(intents).toHaveLength(1);
+    expect(intents[0]!.pid).toBe(p);
+    expect(recs.filter((r) => r.kind === 'relocate' && (r.origin as { path: string }).path === 'f1')).toEqual([]);
     // f1 was already in the quarantine: the real rm (never unchecked) reports it missing.
     expect(readTrim(K, 'rc1'), read(K, 'err1')).toBe('1');
     expect(read(K, 'err1')).toBe("rm: cannot remove 'f1': No such file or directory\n");
@@ -347,9 +349,9 @@ describeSandboxed('warm checker: one per session, same decisions, records and ou
     expect(readTrim(K, 'rc3')).toBe('1'); // the new server has the same hook: f3 moved, then the same
     const p2 = Number(readTrim(K, 'server2.pid'));
     expect(p2).not.toBe(p);
-    const by = (f: string): number[] => recs.filter((r) => r.kind === 'relocate' && (r.origin as { path: string }).path === f).map((r) => r.pid);
+    const by = (f: string, kind = 'relocate'): number[] => recs.filter((r) => r.kind === kind && (r.origin as { path: string }).path === f).map((r) => r.pid);
     expect(by('f2').every((x) => x !== p && x !== p2)).toBe(true);
-    expect(by('f3')).toEqual([p2]);
+    expect(by('f3', 'relocate-intent')).toEqual([p2]);
   });
 
   itSandboxed('kill -9 right after the answer: the call completed; the stale endpoint is detected and replaced', () => {

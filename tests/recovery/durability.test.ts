@@ -1,7 +1,7 @@
 // Durability of the relocation engine, inside the read-only sandbox (tests/helpers/sandbox.ts):
 //
-// 1. crash consistency — a relocating process is killed with SIGKILL at every step (after the
-//    tx-start record, with a torn record, after an intent, in the middle of a cross-filesystem copy,
+// 1. crash consistency — a relocating process is killed with SIGKILL at every step (before
+//    the first record, with a torn record, after an intent, in the middle of a cross-filesystem copy,
 //    while the source is removed, after the move, after the completion record), and afterwards every
 //    entry is at its origin or in the quarantine where a record says, `restore list` shows the
 //    transaction RESTORABLE when anything is in the quarantine, and `restore <txid>` brings the tree
@@ -112,19 +112,21 @@ interface Point {
   remnant?: 'all' | 'part';
   /** The kill came in the middle of a copy: its unfinished staging copy is left in the transaction. */
   staging?: boolean;
+  /** The kill came before anything was written: no transaction, everything at its origin. */
+  unrecorded?: boolean;
 }
 
-// Records are written in this order: #1 tx-start, then for build, link, notes.txt: an intent
-// (#2, #4, #6) and a completion (#3, #5, #7).
+// Records are written in this order: #1 tx-start together with build's intent (one write), #2
+// build's completion, then for link and notes.txt: an intent (#3, #5) and a completion (#4, #6).
 const SAME_FS: Point[] = [
-  { name: 'after the tx-start record', hook: { fn: 'writeSync', n: 2, when: 'before' }, quarantined: [] },
-  { name: 'in the middle of writing the first intent (torn line)', hook: { fn: 'writeSync', n: 2, when: 'torn' }, quarantined: [], torn: true },
+  { name: 'before the first write (tx-start with the first intent)', hook: { fn: 'writeSync', n: 1, when: 'before' }, quarantined: [], unrecorded: true },
+  { name: 'in the middle of writing the tx-start and the first intent (torn line)', hook: { fn: 'writeSync', n: 1, when: 'torn' }, quarantined: [], torn: true },
   { name: 'after the intent record, before the rename', hook: { fn: 'renameSync', n: 1, when: 'before' }, quarantined: [] },
   { name: 'after the rename, before the completion record', hook: { fn: 'renameSync', n: 1, when: 'after' }, quarantined: ['build'] },
-  { name: 'in the middle of writing the completion record (torn line)', hook: { fn: 'writeSync', n: 3, when: 'torn' }, quarantined: ['build'], torn: true },
-  { name: 'after the completion record, before the next intent', hook: { fn: 'writeSync', n: 4, when: 'before' }, quarantined: ['build'] },
+  { name: 'in the middle of writing the completion record (torn line)', hook: { fn: 'writeSync', n: 2, when: 'torn' }, quarantined: ['build'], torn: true },
+  { name: 'after the completion record, before the next intent', hook: { fn: 'writeSync', n: 3, when: 'before' }, quarantined: ['build'] },
   { name: 'after the second rename, before its completion record', hook: { fn: 'renameSync', n: 2, when: 'after' }, quarantined: ['build', 'link'] },
-  { name: 'after the last completion record', hook: { fn: 'writeSync', n: 7, when: 'after' }, quarantined: ['build', 'link', 'notes.txt'] },
+  { name: 'after the last completion record', hook: { fn: 'writeSync', n: 6, when: 'after' }, quarantined: ['build', 'link', 'notes.txt'] },
 ];
 
 const CROSS_FS: Point[] = [
@@ -134,10 +136,10 @@ const CROSS_FS: Point[] = [
   { name: 'after the last file is copied, before the verification', hook: { fn: 'copyFileSync', n: POPULATED_FILES, when: 'after' }, quarantined: [], staging: true },
   { name: 'with the copy in place, before the source is removed', hook: { fn: 'rmSync', n: 1, when: 'before' }, quarantined: ['build'], remnant: 'all' },
   { name: 'in the middle of removing the source', hook: { fn: 'unlinkSync', n: 3, when: 'before' }, quarantined: ['build'], remnant: 'part' },
-  { name: 'after the source is removed, before the completion record', hook: { fn: 'writeSync', n: 3, when: 'before' }, quarantined: ['build'] },
-  { name: 'after the completion record', hook: { fn: 'writeSync', n: 4, when: 'before' }, quarantined: ['build'] },
+  { name: 'after the source is removed, before the completion record', hook: { fn: 'writeSync', n: 2, when: 'before' }, quarantined: ['build'] },
+  { name: 'after the completion record', hook: { fn: 'writeSync', n: 3, when: 'before' }, quarantined: ['build'] },
   { name: 'after the second target (a symlink) is copied, before it is put in place', hook: { fn: 'symlinkSync', n: POPULATED_LINKS + 1, when: 'after' }, quarantined: ['build'], staging: true },
-  { name: 'after the third target (a file) is copied, before its completion record', hook: { fn: 'writeSync', n: 7, when: 'before' }, quarantined: ['build', 'link', 'notes.txt'] },
+  { name: 'after the third target (a file) is copied, before its completion record', hook: { fn: 'writeSync', n: 6, when: 'before' }, quarantined: ['build', 'link', 'notes.txt'] },
 ];
 
 /** Is `p` (relative to a transaction's directory) `entry` or inside it? */
@@ -164,6 +166,12 @@ function crashPoint(p: Point, i: number, tmpfs: boolean): void {
   // What `restore list` says after the crash.
   const list1 = rep.list1.json;
   expect(list1.corruptRecords).toBe(p.torn ? 1 : 0);
+  if (p.unrecorded) {
+    // Nothing recorded, nothing moved: every entry is at its origin.
+    expect(list1.transactions).toEqual([]);
+    expect(Object.values(before).flat().filter((line) => !(rep.mid.origins as string[]).includes(line))).toEqual([]);
+    return;
+  }
   expect(list1.transactions).toHaveLength(1);
   const tx = list1.transactions[0];
   const rel = (abs: string): string => path.relative(w.ws, abs);
@@ -231,7 +239,7 @@ function controlRun(tmpfs: boolean): any {
 describeSandboxed('durability: SIGKILL at every step of a relocation', () => {
   itSandboxed('control, same filesystem: the patched fs functions are the ones relocate calls', () => {
     const counts = controlRun(false);
-    expect(counts).toMatchObject({ writeSync: 7, renameSync: 3, copyFileSync: 0, symlinkSync: 0, unlinkSync: 0 });
+    expect(counts).toMatchObject({ writeSync: 6, renameSync: 3, copyFileSync: 0, symlinkSync: 0, unlinkSync: 0 });
   });
   SAME_FS.forEach((p, i) => itSandboxed(`same filesystem: killed ${p.name}`, () => crashPoint(p, i, false)));
 
@@ -239,7 +247,7 @@ describeSandboxed('durability: SIGKILL at every step of a relocation', () => {
     const counts = controlRun(true);
     // Each target's rename fails (EXDEV) first; files and links are then copied one by one; the
     // unlinks counted are the source removals (every file and link of build, then link, notes.txt).
-    expect(counts).toMatchObject({ writeSync: 7, copyFileSync: POPULATED_FILES + 1, symlinkSync: POPULATED_LINKS + 1, unlinkSync: POPULATED_FILES + POPULATED_LINKS + 2 });
+    expect(counts).toMatchObject({ writeSync: 6, copyFileSync: POPULATED_FILES + 1, symlinkSync: POPULATED_LINKS + 1, unlinkSync: POPULATED_FILES + POPULATED_LINKS + 2 });
     expect(counts.renameSync).toBeGreaterThanOrEqual(3);
     expect(counts.rmSync).toBe(3);
   });
