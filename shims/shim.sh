@@ -3,7 +3,8 @@
 # Generated from shims/shim.sh by writeShims (src/shims/render.ts); edits here are overwritten.
 # POSIX sh, run by dash, bash and zsh. The fast path starts no process and no subshell; the slow
 # path asks the session's warm checker (builtins only), else starts the checker (Node).
-# docs/shims.md explains every step.
+# docs/shims.md explains every step. Lines between `#@only NAME…` and `#@end` are kept only in the
+# shims of the programs named (render.ts onlyFor): each shim holds only its own fast path.
 [ -z "${ZSH_VERSION-}" ] || emulate sh
 set -f
 ag_name='@AG_NAME@'
@@ -63,12 +64,14 @@ ag_exec() {
 ag_byname=''
 case $ag_name in
   rm | rmdir | unlink | shred | mv | cp | truncate | rsync) ag_byname=1 ;;
+#@only find
   find)
     ag_byname=1
     for ag_a do
       case $ag_a in -exec | -execdir | -ok | -okdir) ag_byname=''; break ;; esac
     done
     ;;
+#@end
 esac
 
 # 3. Loop guard. exec keeps the PID: "<our pid> <hops>" means a shim already checked this very
@@ -86,6 +89,7 @@ case ${AGENT_GUARD_SHIM_PID-} in
     ;;
 esac
 
+#@only mv cp
 # mv, cp: reads the argv as GNU getopt_long does (options anywhere before --, unless
 # POSIXLY_CORRECT, which takes the slow path). Pass 1 ($1 = 1): -t DIR, -T, -n and the operands
 # (ag_nops, the last one in ag_last); pass 2: slow when the entry of a source's name in $ag_mcdir
@@ -144,10 +148,12 @@ ag_mc_scan() {
     fi
   done
 }
+#@end
 
 # 4. Fast path: a call that cannot destroy data goes straight to the real binary.
 ag_slow=''
 case $ag_name in
+#@only git
   git)
     # Config from the command line or the environment can define aliases, pagers, hooks.
     if [ -n "${GIT_CONFIG_PARAMETERS-}" ] || [ -n "${GIT_CONFIG_COUNT-}" ]; then ag_slow=1; fi
@@ -181,6 +187,8 @@ case $ag_name in
       *) ag_slow=1 ;;
     esac
     ;;
+#@end
+#@only find
   find)
     for ag_a do
       case $ag_a in
@@ -188,6 +196,8 @@ case $ag_name in
       esac
     done
     ;;
+#@end
+#@only rm rmdir unlink shred
   rm | rmdir | unlink | shred)
     # Fast only without operands: `rm -f` with an empty list, `rm --help`.
     ag_dd=''
@@ -201,6 +211,8 @@ case $ag_name in
       esac
     done
     ;;
+#@end
+#@only mv cp
   mv | cp)
     # Slow only when an existing destination may be replaced: the single target, or a source's entry
     # in the target directory (-t DIR, or a last operand that is a directory). -n never replaces.
@@ -220,6 +232,8 @@ case $ag_name in
       [ -z "$ag_mcdir" ] || ag_mc_scan 2 "$@"
     fi
     ;;
+#@end
+#@only truncate
   truncate)
     # Slow only when an operand exists (it may shrink).
     ag_want='' ag_dd=''
@@ -251,6 +265,8 @@ case $ag_name in
       if [ -e "$ag_a" ]; then ag_slow=1; fi
     done
     ;;
+#@end
+#@only rsync
   rsync)
     # Slow only when the destination (the last operand) exists here. A dry run, the server or
     # daemon side, and a remote destination (host:path, rsync://) are fast; so is a missing one.
@@ -293,6 +309,7 @@ case $ag_name in
       esac
     fi
     ;;
+#@end
   *) ag_slow=1 ;;
 esac
 if [ -z "$ag_slow" ]; then

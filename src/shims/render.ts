@@ -71,7 +71,31 @@ export function renderShim(template: string, name: string, node: string, bundle:
     if (!template.includes(p)) throw new Error(`agent-guard shims: the template has no ${p} placeholder`);
   }
   const values: Record<string, string> = { NAME: name, NODE: node, BUNDLE: bundle };
-  return template.replace(PLACEHOLDER, (_m, key: string) => values[key] ?? '');
+  return onlyFor(template, name).replace(PLACEHOLDER, (_m, key: string) => values[key] ?? '');
+}
+
+/** Keeps the template's `#@only NAME…` … `#@end` blocks that name `name` (without the marker lines)
+ *  and drops the others: a shim holds only its own program's fast-path code, so the shell parses
+ *  less on every call (the markers are comments: the template itself runs as it is). Blocks do not
+ *  nest; an unbalanced marker is an error. */
+export function onlyFor(template: string, name: string): string {
+  const out: string[] = [];
+  let keep: boolean | null = null;
+  for (const line of template.split('\n')) {
+    if (line.startsWith('#@only ')) {
+      if (keep !== null) throw new Error('agent-guard shims: the template nests #@only blocks');
+      keep = line.slice(7).split(' ').includes(name);
+      continue;
+    }
+    if (line === '#@end') {
+      if (keep === null) throw new Error('agent-guard shims: the template has an #@end without #@only');
+      keep = null;
+      continue;
+    }
+    if (keep !== false) out.push(line);
+  }
+  if (keep !== null) throw new Error('agent-guard shims: the template has an #@only block without #@end');
+  return out.join('\n');
 }
 
 /** shims/shim.sh of this checkout, found from the module's own directory: dist/ for the bundle

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSandboxed, itSandboxed, runBatchSandboxed, useSandboxArea } from '../helpers/sandbox.js';
-import { SHIM_MARKER, SHIM_NAMES, defaultTemplatePath, renderShim, writeShims } from '../../src/shims/render.js';
+import { SHIM_MARKER, SHIM_NAMES, defaultTemplatePath, onlyFor, renderShim, writeShims } from '../../src/shims/render.js';
 
 const REPO = path.resolve(__dirname, '../..');
 const TEMPLATE_PATH = path.join(REPO, 'shims/shim.sh');
@@ -685,8 +685,8 @@ describe('writeShims', () => {
       const f = path.join(dir, n);
       expect(fs.statSync(f).mode & 0o7777).toBe(0o755);
       const text = fs.readFileSync(f, 'utf8');
-      // Every shim is the template with the three values put in, nothing else.
-      expect(text).toBe(template.replaceAll('@AG_NAME@', n).replaceAll('@AG_NODE@', node).replaceAll('@AG_BUNDLE@', bundle));
+      // Every shim is the template with its own #@only blocks and the three values put in, nothing else.
+      expect(text).toBe(onlyFor(template, n).replaceAll('@AG_NAME@', n).replaceAll('@AG_NODE@', node).replaceAll('@AG_BUNDLE@', bundle));
       expect(text).not.toMatch(/@AG_[A-Z]+@/);
       expect(text.startsWith('#!/bin/sh\n')).toBe(true);
     }
@@ -729,6 +729,22 @@ describe('writeShims', () => {
     for (const name of ['', 'r m', '../rm', "rm'", '-rm', 'rm\n']) {
       expect(() => renderShim(template, name, node, bundle)).toThrow(Error);
     }
+  });
+
+  it("keeps only the program's own #@only blocks: each shim parses only its own fast path", () => {
+    // The case arm of section 4 that names each program, and the mv/cp option reader.
+    const arms: Record<string, string> = { git: '  git)\n', find: '  find)\n', rm: '  rm | rmdir | unlink | shred)\n', mv: '  mv | cp)\n', truncate: '  truncate)\n', rsync: '  rsync)\n', scan: 'ag_mc_scan() {\n' };
+    const owner: Record<string, string[]> = { git: ['git'], find: ['find'], rm: ['rm', 'rmdir', 'unlink', 'shred'], mv: ['mv', 'cp'], truncate: ['truncate'], rsync: ['rsync'], scan: ['mv', 'cp'] };
+    for (const arm of Object.values(arms)) expect(template).toContain(arm);
+    for (const name of SHIM_NAMES) {
+      const text = renderShim(template, name, node, bundle);
+      expect(text).not.toMatch(/^#@/m);
+      for (const [k, arm] of Object.entries(arms)) expect(text.includes(arm), `${name}: ${k}`).toBe(owner[k]!.includes(name));
+      expect(text.length).toBeLessThan(template.length);
+    }
+    expect(() => renderShim(template.replace('#@end\n', ''), 'rm', node, bundle)).toThrow(/#@only/);
+    expect(() => renderShim(template + '\n#@end\n', 'rm', node, bundle)).toThrow(/#@end/);
+    expect(() => renderShim(template + '\n#@only rm\n', 'rm', node, bundle)).toThrow(/without #@end/);
   });
 
   it('substitutes in one pass: a value containing a placeholder stays as it is', () => {
