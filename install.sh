@@ -240,6 +240,7 @@ lib/shim.sh
 bin/agent-guard
 shell/guard.bash
 shell/guard-rest.bash
+shell/hook-client.sh
 shell/guard.zsh'
 for z in $zfiles; do files="$files${nl}shell/zsh/$z"; done
 for b in $extra; do files="$files${nl}lib/$b"; done
@@ -294,6 +295,7 @@ for p in $pyfiles; do put "$src/dist/agent-guard-python/$p" "lib/agent-guard-pyt
 put "$src/shims/shim.sh" lib/shim.sh 644
 put "$src/shell/guard.bash" shell/guard.bash 644
 put "$src/shell/guard-rest.bash" shell/guard-rest.bash 644
+put "$src/shell/hook-client.sh" shell/hook-client.sh 644
 put "$src/shell/guard.zsh" shell/guard.zsh 644
 for z in $zfiles; do put "$src/shell/zsh/$z" "shell/zsh/$z" 644; done
 

@@ -36,8 +36,26 @@ export const SESSION_ROWS: readonly Row[] = [
   { name: 'rm -rf (3,000 files)', cmd: 'rm -rf objs', template: 'big', gone: 'objs', target: 1.5 },
   { name: 'redirect loop (200, one file)', cmd: 'for i in $(seq 200); do echo $i > out.txt; done', template: 'small', target: 1.3 },
   { name: '[[ ]] loop (1000)', cmd: 'for i in $(seq 1000); do [[ $i -gt 0 ]] && echo $i; done', template: 'small', target: 1.3 },
+  // Ten everyday commands as Claude Code 2.1.332 sends each (a `bash -c -l` that sources its shell
+  // snapshot, then `eval`s the command and writes the cwd to a temp file): the snapshot re-exports
+  // the PATH the harness was started with (the shims first, under `run`), or, as older versions
+  // and some login set-ups leave it, a PATH without them (every command then goes to the checker).
+  { name: 'Claude Code commands (10)', cmd: claudeLoop("export PATH='$PATH'"), template: 'small' },
+  { name: 'Claude Code commands (10), snapshot PATH without the shims', cmd: claudeLoop("export PATH='/usr/local/bin:/usr/bin:/bin'"), template: 'small' },
   { name: 'run -- true vs true', argv: ['true'], template: 'small' },
 ];
+
+/** The Claude Code rows' workload: a snapshot with `pathLine` (expanded when written), then each
+ *  command through Claude's wrapper; the cwd file goes to TMPDIR (a scratch zone), as Claude's does. */
+function claudeLoop(pathLine: string): string {
+  const cmds = ['git status --short', 'ls -la', 'cat README', 'grep -c line README', 'echo x > data.txt', 'git diff --stat', 'rm -f objs/1.o', 'mkdir -p b && touch b/x && rm -rf b', 'git log --oneline -1', 'wc -l README'];
+  return [
+    'TMPDIR=$(mktemp -d "$PWD/../claude-tmp.XXXXXX") && export TMPDIR',
+    `printf '%s\\n' "${pathLine}" 'shopt -s expand_aliases' "alias ll='ls -l'" > "$TMPDIR/snapshot.sh"`,
+    'echo old > data.txt',
+    `for c in ${cmds.map((c) => `'${c}'`).join(' ')}; do q=$(printf '%q' "$c"); bash -c -l "source $TMPDIR/snapshot.sh 2>/dev/null || true && \\builtin shopt -u extglob 2>/dev/null || true && eval $q < /dev/null && pwd -P >| $TMPDIR/claude-cwd" > /dev/null; done`,
+  ].join('; ');
+}
 
 export interface SessionRow {
   name: string;

@@ -535,8 +535,15 @@ __agent_guard_run() {
   __agent_guard_shims_active && a+=(--shims)
   for x in "${__agent_guard_ow[@]}"; do a+=(--overwrite "$x"); done
   [[ -z ${__agent_guard_owonly-} ]] || a+=(--overwrite-only)
-  [[ -n ${AGENT_GUARD_NODE-} && -f $AGENT_GUARD_NODE && -x $AGENT_GUARD_NODE ]] || \builtin return 127
   # Both of its outputs go to the message fd: nothing may reach the command's stdout.
+  # The session's warm checker first (a process start instead of a Node start: shell/hook-client.sh);
+  # 125 means it could not answer. A question at the terminal is asked from a Node of our own.
+  if [[ -n ${AGENT_GUARD_CHECKER-} && -z ${__agent_guard_interactive-} && -r ${__agent_guard_rest%/*}/hook-client.sh ]]; then
+    \builtin local rc=0
+    /bin/sh "${__agent_guard_rest%/*}/hook-client.sh" "${a[@]}" --cwd "$PWD" -- "$1" </dev/null >&"$2" 2>&"$2" || rc=$?
+    ((rc == 125)) || \builtin return "$rc"
+  fi
+  [[ -n ${AGENT_GUARD_NODE-} && -f $AGENT_GUARD_NODE && -x $AGENT_GUARD_NODE ]] || \builtin return 127
   # shellcheck disable=SC2261
   NODE_EXTRA_CA_CERTS= "$AGENT_GUARD_NODE" "${AGENT_GUARD_BUNDLE-}" "${a[@]}" --cwd "$PWD" -- "$1" \
     </dev/null >&"$2" 2>&"$2"

@@ -258,7 +258,13 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
     for x in $__agent_guard_ow; do a+=(--overwrite $x); done
     [[ -z ${__agent_guard_owonly-} ]] || a+=(--overwrite-only)
     \builtin integer rc=127
-    if [[ -n ${AGENT_GUARD_NODE-} && -f $AGENT_GUARD_NODE && -x $AGENT_GUARD_NODE ]]; then
+    # The session's warm checker first (shell/hook-client.sh: a process start instead of a Node
+    # start); 125: it could not answer. A question at the terminal is asked from a Node of our own.
+    if [[ -n ${AGENT_GUARD_CHECKER-} && -z ${__agent_guard_interactive-} && -r $__agent_guard_dir/hook-client.sh ]]; then
+      /bin/sh "$__agent_guard_dir/hook-client.sh" $a --cwd "$PWD" -- "$1" </dev/null >&2
+      rc=$?
+    fi
+    if (( rc == 125 || rc == 127 )) && [[ -n ${AGENT_GUARD_NODE-} && -f $AGENT_GUARD_NODE && -x $AGENT_GUARD_NODE ]]; then
       NODE_EXTRA_CA_CERTS= "$AGENT_GUARD_NODE" "${AGENT_GUARD_BUNDLE-}" $a --cwd "$PWD" -- "$1" </dev/null >&2
       rc=$?
     fi

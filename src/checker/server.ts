@@ -23,6 +23,7 @@ import { readClient, readProcess } from './proc.js';
 import { runtimeDelete } from '../runtime/delete.js';
 import { parseDeleteRequest } from '../runtime/request.js';
 import { deferringRecords } from '../enforce/index.js';
+import { HOOK_REQUEST, serveHook } from './hook-request.js';
 
 /** Thrown by the `ask` callback: a terminal question cannot be asked from here (rm -i). */
 class ColdAnswer extends Error {}
@@ -172,6 +173,7 @@ export function serve(dir: string, env: Env): number {
     // The request must come from the process that holds the slot.
     if (!req || lockPid(s) !== req.pid) return answer(s, COLD + '\n');
     s.holder = { pid: req.pid, start: processStart(req.pid) };
+    if (req.name === HOOK_REQUEST) return handleHook(s, req.pid, req.argc);
     const client = readClient(req.pid, req.argc, req.name, uid);
     if (typeof client === 'string') return answer(s, COLD + '\n');
     hook('kill-before-decide');
@@ -202,6 +204,23 @@ export function serve(dir: string, env: Env): number {
     hook('kill-after-compensate');
     answer(s, frames(out, directive), () => hook('kill-after-answer'));
     flush();
+    lastActive = Date.now();
+  };
+
+  /** A bash/zsh hook's text (shell/hook-client.sh): hook-shell's decision, its messages, `dexit N`. */
+  const handleHook = (s: Slot, pid: number, argc: number): void => {
+    hook('kill-before-decide');
+    let done: { value: ReturnType<typeof serveHook>; flush: () => void };
+    try {
+      done = deferringRecords(() => serveHook(pid, argc, uid));
+    } catch {
+      return answer(s, COLD + '\n');
+    }
+    const served = done.value;
+    if (typeof served === 'string') return answer(s, COLD + '\n');
+    hook('kill-after-compensate');
+    answer(s, frames(served.out, `dexit ${served.code}`), () => hook('kill-after-answer'));
+    done.flush();
     lastActive = Date.now();
   };
 

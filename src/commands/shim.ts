@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../config.js';
 import { formatDirective, shim } from '../shims/checker.js';
-import { hookShell } from '../shell-hooks/checker.js';
+import { hookShell, parseHookArgs } from '../shell-hooks/checker.js';
 import { askTty } from '../tty.js';
 import { runningBundle } from '../layout.js';
 import { ensureChecker } from '../checker/start.js';
@@ -34,33 +34,13 @@ export function runShimCommand(argv: readonly string[], env: Env, cwd: string, i
 
 /** `hook-shell --shell bash|zsh [--interactive] [--shims] [--overwrite PATH]... [--overwrite-only] --cwd DIR -- TEXT`. */
 export function runHookShellCommand(argv: readonly string[], env: Env, cwd: string, io: IO): number {
-  let shell: string | undefined;
-  let interactive = false;
-  let shims = false;
-  let dir = cwd;
-  let text: string | undefined;
-  const overwrites: string[] = [];
-  let overwriteOnly = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') {
-      text = argv.slice(i + 1).join(' ');
-      break;
-    }
-    if (a === '--shell') shell = argv[++i];
-    else if (a === '--cwd') dir = path.resolve(cwd, argv[++i] ?? '.');
-    else if (a === '--interactive') interactive = true;
-    else if (a === '--shims') shims = true;
-    else if (a === '--overwrite' && i + 1 < argv.length) overwrites.push(argv[++i]!);
-    else if (a === '--overwrite-only') overwriteOnly = true;
-    else {
-      io.stderr(`agent-guard hook-shell: unknown argument ${JSON.stringify(a)}\n`);
-      return 1;
-    }
-  }
-  if ((shell !== 'bash' && shell !== 'zsh') || text === undefined) {
-    io.stderr('agent-guard hook-shell: usage: agent-guard hook-shell --shell bash|zsh [--interactive] [--shims] --cwd DIR -- TEXT\n');
+  const input = parseHookArgs(argv, cwd);
+  if (typeof input === 'string') {
+    io.stderr(`agent-guard hook-shell: ${input}\n`);
     return 1;
   }
-  return hookShell({ shell, interactive, shims, cwd: dir, text, overwrites, overwriteOnly }, { env, io });
+  // As for a shim: a session whose warm checker is not running starts it now, for the hooks' and
+  // shims' calls that follow (shell/hook-client.sh asks it first).
+  if (env[CHECKER_ENV.dir]) ensureChecker(env, process.execPath, runningBundle());
+  return hookShell(input, { env, io });
 }

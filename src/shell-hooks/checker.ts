@@ -6,6 +6,7 @@
 // stderr. Any other status is treated as a refusal by the hooks (fail closed). The check itself is
 // the text check every text entry point shares (src/enforce/text.ts); with --shims it defers what
 // the PATH shims will see with its concrete argv.
+import path from 'node:path';
 import type { Env } from '../config.js';
 import { checkText } from '../enforce/text.js';
 import { EXIT } from '../exit-codes.js';
@@ -34,6 +35,35 @@ function say(ctx: HookContext, r: { decision: string; code: string; explanation:
   if (r.next) ctx.io.stderr(`agent-guard: ${r.next}\n`);
   else if (r.decision === 'ASK') ctx.io.stderr('agent-guard: this needs a human: ask the user to run it in their own terminal.\n');
   return r.decision === 'ASK' ? EXIT.ASK : EXIT.BLOCK;
+}
+
+/** Reads `hook-shell`'s arguments (`--shell bash|zsh [--interactive] [--shims] [--overwrite PATH]...
+ *  [--overwrite-only] --cwd DIR -- TEXT`, DIR relative to `cwd`); a string saying what is wrong. The
+ *  cold command and the warm checker (src/checker/hook-request.ts) read them the same way. */
+export function parseHookArgs(argv: readonly string[], cwd: string): HookInput | string {
+  let shell: string | undefined;
+  let interactive = false;
+  let shims = false;
+  let dir = cwd;
+  let text: string | undefined;
+  const overwrites: string[] = [];
+  let overwriteOnly = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      text = argv.slice(i + 1).join(' ');
+      break;
+    }
+    if (a === '--shell') shell = argv[++i];
+    else if (a === '--cwd') dir = path.resolve(cwd, argv[++i] ?? '.');
+    else if (a === '--interactive') interactive = true;
+    else if (a === '--shims') shims = true;
+    else if (a === '--overwrite' && i + 1 < argv.length) overwrites.push(argv[++i]!);
+    else if (a === '--overwrite-only') overwriteOnly = true;
+    else return `unknown argument ${JSON.stringify(a)}`;
+  }
+  if ((shell !== 'bash' && shell !== 'zsh') || text === undefined) return 'usage: agent-guard hook-shell --shell bash|zsh [--interactive] [--shims] --cwd DIR -- TEXT';
+  return { shell, interactive, shims, cwd: dir, text, overwrites, overwriteOnly };
 }
 
 export function hookShell(input: HookInput, ctx: HookContext): number {

@@ -165,6 +165,11 @@ const FAKE_RM = '#!/usr/bin/perl\nmy $f;\nopen($f, ">>", $ENV{FAKE_LOG}) and pri
 
 
 
+/** The hook scenario's texts (fixtures/scenarios/hooks.sh), run by `bash -c` (`zsh:` by `zsh -c`):
+ *  each is one the hook decides itself — a redirection over a file that holds data, a guarded
+ *  program by its path, a PATH prefix. */
+const HOOK_CASES = ['echo new > data.txt', '/bin/rm -rf build', '/bin/rm -rf .git', 'PATH=/usr/bin:$PATH git status --short', 'zsh:echo new > data.txt', 'zsh:/bin/rm -rf build'];
+
 function tools(): string {
   const dir = path.join(area.rw(), 'tools');
   fs.mkdirSync(dir, { mode: 0o755 });
@@ -193,6 +198,17 @@ function setUp(): void {
       badName(at('equiv', `${side}-${n}`));
     }
   });
+
+  // hooks: the bash/zsh hook's own checks (shell/hook-client.sh), cold and warm, one copy each.
+  repo(at('hooks', 'tpl'));
+  fs.writeFileSync(at('hooks', 'tpl', 'data.txt'), 'old\n');
+  fs.mkdirSync(at('hooks', 'tpl', 'build', 'sub'), { recursive: true });
+  fs.writeFileSync(at('hooks', 'tpl', 'build', 'sub', 'x.o'), 'x\n');
+  HOOK_CASES.forEach((t, n) => {
+    fs.writeFileSync(at('hooks', `case-${n}.txt`), t);
+    for (const side of ['c', 'w']) fs.cpSync(at('hooks', 'tpl'), at('hooks', `${side}-${n}`), { recursive: true });
+  });
+  fs.cpSync(at('hooks', 'tpl'), at('hooks', 'w-dead'), { recursive: true });
 
   repo(at('fake', 'ws'));
   for (const sh of ['dash', 'bash', 'zsh']) for (const m of ['cold', 'eof']) fs.writeFileSync(at('fake', 'ws', `${m}-${sh}.txt`), `${m}\n`);
@@ -251,6 +267,50 @@ const pids = (file: string): number[] => records(file).filter((r) => r.kind === 
 
 describeSandboxed('warm checker: one per session, same decisions, records and output as the cold path', () => {
   beforeAll(setUp, 360_000);
+
+  itSandboxed('each hook check gives the same status, messages, tree and quarantine warm as cold; the warm ones are the server\'s', () => {
+    expect(fs.existsSync(at('hooks', 'w-dead.rc')), read('master.out')).toBe(true);
+    const server = Number(readTrim('hooks', 'server.pid'));
+    expect(readTrim('hooks', 'server.after')).toBe('alive');
+    HOOK_CASES.forEach((t, n) => {
+      const side = (s: string) => ({
+        rc: readTrim('hooks', `${s}-${n}.rc`),
+        out: read('hooks', `${s}-${n}.out`),
+        err: read('hooks', `${s}-${n}.err`).replace(TXID, 'TX'),
+        tree: tree(at('hooks', `${s}-${n}`)),
+        quarantine: quarantined(at('hooks', `${s}-${n}`, '.agent-trash')),
+      });
+      expect(side('w'), t).toEqual(side('c'));
+      const wp = pids(at('hooks', `w-${n}`, '.agent-trash', 'manifest.jsonl'));
+      const cp = pids(at('hooks', `c-${n}`, '.agent-trash', 'manifest.jsonl'));
+      expect(wp.every((p) => p === server), t).toBe(true);
+      expect(cp.includes(server), t).toBe(false);
+    });
+    const rc = (n: number): string => readTrim('hooks', `w-${n}.rc`);
+    // What each case did (the same cold): kept and overwritten, relocated, refused, run.
+    for (const n of [0, 4]) {
+      expect(rc(n), HOOK_CASES[n]).toBe('0');
+      expect(read('hooks', `w-${n}`, 'data.txt')).toBe('new\n');
+      expect(quarantined(at('hooks', `w-${n}`, '.agent-trash'))).toContain('"data.txt" old\n');
+      expect(pids(at('hooks', `w-${n}`, '.agent-trash', 'manifest.jsonl'))).toHaveLength(1);
+    }
+    for (const n of [1, 5]) {
+      expect(rc(n), HOOK_CASES[n]).toBe('0');
+      expect(fs.existsSync(at('hooks', `w-${n}`, 'build'))).toBe(false);
+      expect(quarantined(at('hooks', `w-${n}`, '.agent-trash'))).toContain('"build/sub/x.o" x\n');
+    }
+    expect(rc(2)).toBe('126');
+    expect(fs.existsSync(at('hooks', 'w-2', '.git', 'HEAD'))).toBe(true);
+    expect(rc(3)).toBe('0');
+    expect(read('hooks', 'w-3.out')).toBe('?? build/\n?? data.txt\n');
+    // With the checker gone, the hook decides cold: the same outcome, nothing lost.
+    expect(readTrim('hooks', 'w-dead.rc')).toBe('0');
+    expect(read('hooks', 'w-dead', 'data.txt')).toBe('new\n');
+    expect(quarantined(at('hooks', 'w-dead', '.agent-trash'))).toContain('"data.txt" old\n');
+    const dp = pids(at('hooks', 'w-dead', '.agent-trash', 'manifest.jsonl'));
+    expect(dp).toHaveLength(1);
+    expect(dp[0]).not.toBe(server);
+  });
 
   itSandboxed('the master script ran every scenario', () => {
     expect(fs.existsSync(at('finished')), read('master.out')).toBe(true);

@@ -189,6 +189,7 @@ describeSandboxed('the npm package', () => {
         'package/package.json',
         'package/shell/guard.bash',
         'package/shell/guard-rest.bash',
+        'package/shell/hook-client.sh',
         'package/shell/guard.zsh',
         ...['.zlogin', '.zlogout', '.zprofile', '.zshenv', '.zshrc'].map((z) => `package/shell/zsh/${z}`),
         'package/shims/shim.sh',

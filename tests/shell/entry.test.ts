@@ -25,6 +25,7 @@ const INSTALLED_FILES = [
   'bin/agent-guard',
   'shell/guard.bash',
   'shell/guard-rest.bash',
+  'shell/hook-client.sh',
   'shell/guard.zsh',
   ...ZFILES.map((z) => `shell/zsh/${z}`),
   'lib/agent-guard-python/sitecustomize.py',
@@ -132,6 +133,7 @@ describeSandboxed('install.sh', () => {
     same('lib/shim.sh', 'shims/shim.sh');
     same('shell/guard.bash', 'shell/guard.bash');
     same('shell/guard-rest.bash', 'shell/guard-rest.bash');
+    same('shell/hook-client.sh', 'shell/hook-client.sh');
     same('shell/guard.zsh', 'shell/guard.zsh');
     for (const z of ZFILES) same(`shell/zsh/${z}`, `shell/zsh/${z}`);
     expect(fs.existsSync(path.join(prefix, 'shims/.agent-guard-shims'))).toBe(true);
