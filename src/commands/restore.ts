@@ -59,13 +59,15 @@ export function runRestore(target: string, args: string[], opts: RestoreOptions,
     const zones = zonePlaces(ws, (w) => ctx.io.stderr(`warning: ${w}\n`));
     if (target === 'list') {
       if (args.length > 0) return fail('usage: agent-guard restore list [--json]');
-      const { transactions, corrupt } = listTransactions(place);
-      const inZones = zones.map((z) => ({ zone: z, ...listTransactions(z) }));
+      // The text shows each transaction's item count, not its items: the state alone is computed.
+      const only = opts.json ? {} : { items: false };
+      const { transactions, corrupt } = listTransactions(place, undefined, only);
+      const inZones = zones.map((z) => ({ zone: z, ...listTransactions(z, undefined, only) }));
       if (opts.json) {
         const zoneJson = inZones.map(({ zone, transactions: txs, corrupt: c }) => ({ zone: zone.zone, root: zone.root, quarantine: zone.quarantine, corruptRecords: c, transactions: txs }));
         ctx.io.stdout(JSON.stringify({ version: 1, quarantine: ws.quarantine, corruptRecords: corrupt, transactions, ...(zoneJson.length > 0 ? { zones: zoneJson } : {}) }) + '\n');
       } else {
-        const rows = (txs: typeof transactions): string[] => txs.map((t) => `${t.txid}  ${t.state.padEnd(10)}  ${String(t.items.length).padStart(5)}  ${t.command ?? ''}`);
+        const rows = (txs: typeof transactions): string[] => txs.map((t) => `${t.txid}  ${t.state.padEnd(10)}  ${String(t.itemCount).padStart(5)}  ${t.command ?? ''}`);
         const lines = ['TXID                       STATE       ITEMS  COMMAND', ...rows(transactions)];
         for (const z of inZones) if (z.transactions.length > 0) lines.push('', `scratch zone ${z.zone.zone} ${z.zone.root} (quarantine ${z.zone.quarantine}):`, ...rows(z.transactions));
         ctx.io.stdout(lines.join('\n') + '\n');

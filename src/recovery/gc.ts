@@ -9,7 +9,7 @@ import { appendRecord, encodePath } from './records.js';
 import { bdirname, bIsWithin, bjoin, brelative } from './bpath.js';
 import { auditPath, manifestPath, processGone, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { listTransactions, type Transaction } from './restore.js';
-import { INDEX_FILE, itemDest, loadFolded, tx, type Folded } from './txindex.js';
+import { dirEntries, INDEX_FILE, itemDest, loadFolded, tx, type Folded } from './txindex.js';
 import { dropKeptRefs } from './snapshot.js';
 import type { GitRunner } from '../probe/git.js';
 
@@ -200,21 +200,20 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  *  directories (real directories, not links, named like a txid). */
 function usage(quarantine: string, folded: Folded): { exists: boolean; total: number; txDirs: Map<string, number>; names: Set<string> } {
   const txDirs = new Map<string, number>();
-  const names = new Set<string>();
   const st = lstatOrNull(quarantine);
-  if (!st) return { exists: false, total: 0, txDirs, names };
+  if (!st) return { exists: false, total: 0, txDirs, names: new Set() };
   let total = 0;
   // latin1: each byte of a name is one character, so names are exact without a Buffer each.
   let entries: fs.Dirent[];
+  let names: Set<string>;
   try {
-    entries = fs.readdirSync(quarantine, { encoding: 'latin1', withFileTypes: true });
+    ({ dirents: entries, names } = dirEntries(quarantine));
   } catch {
-    return { exists: true, total: 0, txDirs, names };
+    return { exists: true, total: 0, txDirs, names: new Set() };
   }
   const base = Buffer.from(quarantine.endsWith('/') ? quarantine : `${quarantine}/`);
   for (const entry of entries) {
     const text = entry.name;
-    names.add(text);
     // The index is a cache of the records, rewritten by the very commands that measure: not counted.
     if (text === INDEX_FILE || text.startsWith(`${INDEX_FILE}.tmp-`)) continue;
     // A transaction directory's size (its own entry included) is cached in the index while its

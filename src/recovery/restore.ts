@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
-import { APPLIED, loadFolded, PARTIAL, PURGED, REGENERABLE, RESTORED, tx, type Folded, type Snap } from './txindex.js';
+import { APPLIED, dirEntries, loadFolded, PARTIAL, PURGED, REGENERABLE, RESTORED, tx, type Folded, type Snap } from './txindex.js';
 import { manifestPath, moveEntry, newTxid, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { exists } from '../probe/fs.js';
 import type { GitRunner } from '../probe/git.js';
@@ -75,7 +75,7 @@ const DOTDOT = Buffer.from('..');
  *  has nothing present, without a stat per item. */
 function topLevel(quarantine: string): Set<string> {
   try {
-    return new Set(fs.readdirSync(quarantine, { encoding: 'latin1' }));
+    return dirEntries(quarantine).names;
   } catch {
     return new Set();
   }
