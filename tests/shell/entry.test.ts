@@ -145,7 +145,10 @@ describeSandboxed('install.sh', () => {
       expect(text).toContain(`ag_bundle="${prefix}/lib/agent-guard.cjs"`);
     }
     expect(fs.statSync(path.join(prefix, 'bin/agent-guard')).mode & 0o777).toBe(0o755);
-    expect(fs.readFileSync(path.join(prefix, 'bin/agent-guard'), 'utf8')).toContain(`exec '${node}' '${prefix}/lib/agent-guard.cjs' "$@"`);
+    // The launcher (dist/agent-guard) with this installation's node and bundle put in.
+    const launcher = fs.readFileSync(path.join(prefix, 'bin/agent-guard'), 'utf8');
+    expect(launcher).toContain(`\nag_node='${node}'\nag_bundle='${prefix}/lib/agent-guard.cjs'\n`);
+    expect(launcher.replace(/^ag_node=.*$/m, "ag_node=''").replace(/^ag_bundle=.*$/m, "ag_bundle=''")).toBe(fs.readFileSync(path.join(REPO, 'dist/agent-guard'), 'utf8'));
 
     const list = lines(fs.readFileSync(path.join(prefix, '.agent-guard-install'), 'utf8')).filter((l) => !l.startsWith('#'));
     expect(list).toEqual([...INSTALLED_FILES.map((f) => `f ${f}`), 'd shell/zsh', 'd shell', 'd shims', 'd lib/agent-guard-python', 'd lib', 'd bin', 'd .']);
