@@ -259,9 +259,10 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
   const maxBytes = threshold('maxBytes', opts.maxBytes, GC_MAX_BYTES);
   const folded = loadFolded(q.quarantine);
   const use = usage(q.quarantine, folded);
-  const { transactions, corrupt } = listTransactions(q, folded, { items: false, topLevel: use.names });
-  // The listed transactions become gc's view in place (no copies: there may be tens of thousands).
-  const txs = transactions as GcTransaction[];
+  const { transactions, corrupt, shared } = listTransactions(q, folded, { items: false, topLevel: use.names });
+  // The listed transactions become gc's view in place (no copies: there may be tens of thousands),
+  // unless the listing is kept for the next call (shared: the warm checker).
+  const txs = (shared ? transactions.map((t) => ({ ...t })) : transactions) as GcTransaction[];
   for (const t of txs) {
     const start = startTime(t);
     t.bytes = use.txDirs.get(t.txid) ?? 0;
@@ -271,16 +272,18 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
   const restorableBytes = restorable.reduce((n, t) => n + t.bytes, 0);
   // Regenerable transactions first (their content can be made again), then oldest first; a
   // transaction whose time cannot be read counts as the newest.
-  const candidates = restorable
-    .filter((t) => purgeable(t, use.txDirs))
-    .sort((a, b) => Number(b.regenerable === true) - Number(a.regenerable === true) || (b.ageMs ?? -Infinity) - (a.ageMs ?? -Infinity) || (a.txid < b.txid ? -1 : 1));
+  const candidates = restorable.filter((t) => purgeable(t, use.txDirs));
   let remaining = restorableBytes;
+  let anyOld = false;
   for (const t of candidates) {
     if (t.ageMs !== null && t.ageMs > maxAgeDays * DAY_MS) {
       t.why = 'age';
       remaining -= t.bytes;
+      anyOld = true;
     }
   }
+  // The order matters only when something is eligible (the cap's choice, the order of `eligible`).
+  if (anyOld || remaining > maxBytes) candidates.sort((a, b) => Number(b.regenerable === true) - Number(a.regenerable === true) || (b.ageMs ?? -Infinity) - (a.ageMs ?? -Infinity) || (a.txid < b.txid ? -1 : 1));
   for (const t of candidates) {
     if (remaining <= maxBytes) break;
     // What lives in git takes no room in the quarantine: only age makes it eligible.

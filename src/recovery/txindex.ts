@@ -91,6 +91,9 @@ export const itemDest = (txid: string, it: ItemRow): string => it[1] ?? `${txid}
 export interface Folded {
   txs: Map<string, TxRow>;
   readonly corrupt: number;
+  /** Inside withFoldedMemory: a number that changes whenever `txs` (kept in memory between calls)
+   *  changes; null otherwise. What is derived from the same `txs` and `gen` may be reused. */
+  readonly gen: number | null;
   /** Writes the index back if anything changed (best effort). */
   save(): void;
 }
@@ -271,7 +274,9 @@ interface Memo {
   tail: string;
   corrupt: number;
   txs: Map<string, TxRow>;
+  gen: number;
 }
+let generations = 0;
 /** Quarantines remembered at most (the least recently used is dropped). */
 const MEMO_MAX = 8;
 const memo = new Map<string, Memo>();
@@ -366,11 +371,16 @@ export function loadFolded(quarantine: string): Folded {
   // rebuilt from the manifest until the line is complete.
   const torn = fresh.complete !== fresh.size;
   // The same rule for the memory: a fold that holds a torn line's records is not remembered.
-  if (memoOn && !torn) remember(quarantine, manifest, { offset: fresh.complete, corrupt, txs });
+  let gen: number | null = null;
+  if (memoOn && !torn) {
+    gen = recalled && fresh.records.length === 0 ? recalled.gen : ++generations;
+    remember(quarantine, manifest, { offset: fresh.complete, corrupt, txs, gen });
+  }
   const stamp = sizeStamp(txs);
   return {
     txs,
     corrupt,
+    gen,
     save(): void {
       if (torn || (!changed && sizeStamp(txs) === stamp)) return;
       const ino = fs.statSync(manifest, { throwIfNoEntry: false })?.ino;
