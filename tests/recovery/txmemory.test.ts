@@ -110,6 +110,14 @@ describe('the warm checker’s memory of a quarantine', () => {
       expect(p.transactions).toEqual(coldJson.transactions);
       expect(p).toEqual(coldJson);
     }
+    // A file of the quarantine grows (no record, the directory unchanged): its size is measured again.
+    const before = (plan() as typeof coldJson).quarantineBytes;
+    fs.appendFileSync(path.join(q.quarantine, 'audit.jsonl'), 'x'.repeat(1000));
+    const grown = plan() as typeof coldJson;
+    expect(grown.quarantineBytes).toBe(before + 1000);
+    const cold2 = planGc(q, { maxAgeDays: 0, now });
+    expect(grown.quarantineBytes).toBe(cold2.quarantineBytes);
+    expect(grown.restorableBytes).toBe(cold2.restorableBytes);
     // The listing itself still says RESTORABLE (planGc marked its own copies GC_ELIGIBLE).
     expect(withFoldedMemory(() => listTransactions(q, undefined, { items: false })).transactions.map((t) => t.state)).toEqual(['RESTORABLE', 'RESTORABLE', 'RESTORABLE']);
   });

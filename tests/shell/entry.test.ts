@@ -264,7 +264,7 @@ describeSandboxed('install.sh', () => {
       const w = world();
       const checkout = path.join(w.dir, 'checkout');
       for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'install.sh']) fs.cpSync(path.join(REPO, f), path.join(checkout, f));
-      for (const d of ['scripts', 'src', 'shell', 'shims']) fs.cpSync(path.join(REPO, d), path.join(checkout, d), { recursive: true });
+      for (const d of ['bin', 'scripts', 'src', 'shell', 'shims']) fs.cpSync(path.join(REPO, d), path.join(checkout, d), { recursive: true });
       fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(checkout, 'node_modules'));
       const prefix = path.join(w.dir, 'prefix');
       const r = sbx(w, ['sh', path.join(checkout, 'install.sh'), '--prefix', prefix], { timeoutMs: 120_000 });
