@@ -17,7 +17,8 @@ const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
 const LAUNCHER = path.resolve(import.meta.dirname, '../../dist/agent-guard');
 const NOBODY = 65534;
-const SHELLS = ['dash', 'bash', 'zsh'];
+/** busybox sh too where busybox is installed (the scenario uses it when it is on PATH). */
+const SHELLS = ['dash', 'bash', 'zsh', ...(spawnSync('sh', ['-c', 'command -v busybox']).status === 0 ? ['busybox'] : [])];
 
 let R = '';
 const at = (...p: string[]): string => path.join(R, ...p);
@@ -123,7 +124,7 @@ describeSandboxed('the agent-guard launcher: restore list and status from the wa
     expect(fs.existsSync(at('finished')), read('scenario.out')).toBe(true);
   });
 
-  itSandboxed('warm answers are byte for byte the cold ones, under dash, bash, zsh and through #!/bin/sh; large ones through the answer file', () => {
+  itSandboxed('warm answers are byte for byte the cold ones, under dash, bash, zsh (and busybox sh where installed) and through #!/bin/sh; large ones through the answer file', () => {
     for (const sh of SHELLS) {
       const list = expectWarm(`list-${sh}`);
       expect(list.rc).toBe('0');
