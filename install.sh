@@ -10,7 +10,7 @@
 #   <prefix>/lib/agent-guard.cjs   the bundled CLI            <prefix>/lib/shim.sh   the shim template
 #   <prefix>/lib/*.cjs             the other bundles of dist/ (scripts/build.mjs: the MCP server, a Node preload, ...)
 #   <prefix>/lib/agent-guard-python/  the Python guard (sitecustomize.py, agent-guard-delete.py; PYTHONPATH)
-#   <prefix>/bin/agent-guard       launcher: exec <node> <prefix>/lib/agent-guard.cjs "$@"
+#   <prefix>/bin/agent-guard       the launcher (dist/agent-guard) with <node> and <prefix>/lib/agent-guard.cjs put in
 #   <prefix>/shims/                rendered shims + marker    <prefix>/shell/        bash/zsh hooks
 #   <prefix>/.agent-guard-install  every file and directory installed (read by --uninstall)
 # stdout gets exactly one line: the line to add to your rc file (zsh when $SHELL is zsh, else
@@ -170,10 +170,11 @@ esac
 
 bundle=$src/dist/agent-guard.cjs
 mcp_bundle=$src/dist/agent-guard-mcp.cjs
+launcher_src=$src/dist/agent-guard
 # The Python guard's files (scripts/build.mjs copies them into dist/agent-guard-python/).
 pyfiles='sitecustomize.py
 agent-guard-delete.py'
-if [ ! -f "$bundle" ] || [ ! -f "$mcp_bundle" ] || [ ! -f "$src/dist/agent-guard-python/sitecustomize.py" ]; then
+if [ ! -f "$bundle" ] || [ ! -f "$mcp_bundle" ] || [ ! -f "$launcher_src" ] || [ ! -f "$src/dist/agent-guard-python/sitecustomize.py" ]; then
   note "building $bundle"
   command -v npm >/dev/null 2>&1 || die "npm not found: it is needed to build $bundle"
   if [ -d "$src/node_modules" ]; then
@@ -181,7 +182,7 @@ if [ ! -f "$bundle" ] || [ ! -f "$mcp_bundle" ] || [ ! -f "$src/dist/agent-guard
   else
     (cd "$src" && npm ci >&2 && npm run build >&2) || die "npm ci && npm run build failed"
   fi
-  [ -f "$bundle" ] && [ -f "$mcp_bundle" ] || die "the build did not produce $bundle and $mcp_bundle"
+  [ -f "$bundle" ] && [ -f "$mcp_bundle" ] && [ -f "$launcher_src" ] || die "the build did not produce $bundle, $mcp_bundle and $launcher_src"
 fi
 
 # Files to install: "SOURCE DEST MODE" (DEST relative to the prefix).
@@ -299,15 +300,22 @@ put "$src/shell/hook-client.sh" shell/hook-client.sh 644
 put "$src/shell/guard.zsh" shell/guard.zsh 644
 for z in $zfiles; do put "$src/shell/zsh/$z" "shell/zsh/$z" 644; done
 
-# The launcher: node and bundle baked in, single-quoted.
+# The launcher (dist/agent-guard, docs/distribution.md): this installation's node and bundle put
+# into its two empty lines, single-quoted. When that node is gone (Node moved or upgraded), it runs
+# the bundle with the node on PATH: its run and shell-init then render the shims again for it.
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
-# When that node is gone (Node moved or upgraded), the node on PATH runs the bundle: its run and
-# shell-init then render the shims again for it, where they can write (docs/distribution.md).
-put_text bin/agent-guard 755 "#!/bin/sh
-# agent-guard launcher, written by install.sh: this installation's node and bundle.
-if [ -x $(q "$node") ]; then exec $(q "$node") $(q "$prefix/lib/agent-guard.cjs") \"\$@\"; fi
-# That node is gone: the one on PATH (re-run install.sh to bake it in).
-exec node $(q "$prefix/lib/agent-guard.cjs") \"\$@\"
+launcher_text=$(
+  baked=0
+  while IFS= read -r l || [ -n "$l" ]; do
+    case $l in
+      "ag_node=''") printf 'ag_node=%s\n' "$(q "$node")"; baked=$((baked + 1)) ;;
+      "ag_bundle=''") printf 'ag_bundle=%s\n' "$(q "$prefix/lib/agent-guard.cjs")"; baked=$((baked + 1)) ;;
+      *) printf '%s\n' "$l" ;;
+    esac
+  done < "$launcher_src"
+  [ "$baked" = 2 ] || exit 1
+) || die "$launcher_src has no ag_node='' and ag_bundle='' lines to put the paths in"
+put_text bin/agent-guard 755 "$launcher_text
 "
 
 # The shims, rendered by the installed bundle itself (shell-init --write-shims prints the paths).

@@ -4,7 +4,7 @@
 // row, default 30), --json, --check (exit 1 when a check is over the target; for local use, since
 // shared CI machines are too noisy to gate on), --no-recovery, --no-installed, --no-session,
 // --session-only, --session-reps N (default 3), --session-rows REGEX (only the session rows whose
-// name matches).
+// name matches), --no-warm-cli, --warm-cli-only (restore list / status from the warm checker).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +18,7 @@ import { renderText, type BenchResult } from './report.js';
 import { benchRecovery, renderRecovery, type RecoveryResult } from './recovery.js';
 import { benchSession, renderSession, type SessionResult } from './session.js';
 import { benchInstalled, renderInstalled, type InstalledResult } from './installed.js';
+import { benchWarmCli, renderWarmCli, type WarmCliResult } from './warm-cli.js';
 
 /** The project target: a check costs at most this many bare Node starts. */
 const TARGET_RATIO = 1.3;
@@ -29,6 +30,7 @@ const BUNDLE = fileURLToPath(new URL('../dist/agent-guard.cjs', import.meta.url)
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('../dist/agent-guard-preload.cjs', import.meta.url));
 const PYTHON_GUARD = fileURLToPath(new URL('../dist/agent-guard-python', import.meta.url));
+const LAUNCHER = fileURLToPath(new URL('../dist/agent-guard', import.meta.url));
 
 interface Flags {
   runs: number;
@@ -40,6 +42,8 @@ interface Flags {
   sessionReps: number;
   sessionRows: RegExp | undefined;
   installed: boolean;
+  warmCli: boolean;
+  warmCliOnly: boolean;
 }
 
 function parseFlags(argv: readonly string[]): Flags {
@@ -55,6 +59,8 @@ function parseFlags(argv: readonly string[]): Flags {
       'session-reps': { type: 'string', default: '3' },
       'session-rows': { type: 'string' },
       'no-installed': { type: 'boolean', default: false },
+      'no-warm-cli': { type: 'boolean', default: false },
+      'warm-cli-only': { type: 'boolean', default: false },
     },
   });
   const runs = Number(values.runs);
@@ -67,6 +73,8 @@ function parseFlags(argv: readonly string[]): Flags {
     check: values.check,
     recovery: !values['no-recovery'],
     installed: !values['no-installed'],
+    warmCli: !values['no-warm-cli'],
+    warmCliOnly: values['warm-cli-only'],
     session: !values['no-session'],
     sessionOnly: values['session-only'],
     sessionReps,
@@ -138,6 +146,12 @@ function bench(fx: Fixture, flags: Flags): BenchResult & { installed: InstalledR
 
 function main(): number {
   const flags = parseFlags(process.argv.slice(2));
+  const warmCli = (): WarmCliResult => benchWarmCli(BUNDLE, LAUNCHER, { transactions: 10_000, reps: Math.min(flags.runs, 10) });
+  if (flags.warmCliOnly) {
+    const w = warmCli();
+    process.stdout.write(flags.json ? JSON.stringify({ warmCli: w }, null, 2) + '\n' : renderWarmCli(w));
+    return 0;
+  }
   if (flags.sessionOnly) {
     const session = benchSession(BUNDLE, { reps: flags.sessionReps, steady: true, only: flags.sessionRows });
     process.stdout.write(flags.json ? JSON.stringify({ session }, null, 2) + '\n' : renderSession(session));
@@ -154,10 +168,12 @@ function main(): number {
   const recovery: RecoveryResult | null = flags.recovery ? benchRecovery(BUNDLE, { files: 100_000, transactions: 10_000, runs: Math.min(flags.runs, 10) }) : null;
   // Living in a guarded session (issue 13): workloads guarded and plain, in the sandbox.
   const session: SessionResult | null = flags.session ? benchSession(BUNDLE, { reps: flags.sessionReps, steady: true, only: flags.sessionRows }) : null;
+  // restore list / status at 10,000 transactions from the warm checker (issue 13).
+  const warm: WarmCliResult | null = flags.warmCli ? warmCli() : null;
   process.stdout.write(
     flags.json
-      ? JSON.stringify({ ...result, recovery, session }, null, 2) + '\n'
-      : renderText(result) + (result.installed ? renderInstalled(result.installed) + '\n' : '') + (recovery ? renderRecovery(recovery) : '') + (session ? renderSession(session) : ''),
+      ? JSON.stringify({ ...result, recovery, session, warmCli: warm }, null, 2) + '\n'
+      : renderText(result) + (result.installed ? renderInstalled(result.installed) + '\n' : '') + (recovery ? renderRecovery(recovery) : '') + (session ? renderSession(session) : '') + (warm ? renderWarmCli(warm) : ''),
   );
   return flags.check && !result.pass ? 1 : 0;
 }

@@ -14,7 +14,7 @@
 // The Python guard (dist/agent-guard-python/, docs/interpreters.md) is not built: its files are
 // copied from src/runtime/python/ into the directory that run and shell-init put on PYTHONPATH.
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const repo = path.resolve(import.meta.dirname, '..');
@@ -52,6 +52,15 @@ for (const e of ENTRIES) {
 
 const wanted = new Set(ENTRIES.map((e) => `${e.out}.cjs`));
 for (const f of readdirSync(outdir)) if (f.endsWith('.cjs') && !wanted.has(f)) rmSync(path.join(outdir, f));
+
+// The launcher (bin/agent-guard.sh): the `agent-guard` command npm links and install.sh installs
+// (docs/distribution.md, "The launcher"), with the version put in (the warm checker serves only its
+// own version).
+const LAUNCHER = path.join(outdir, 'agent-guard');
+const launcher = readFileSync(path.join(repo, 'bin/agent-guard.sh'), 'utf8');
+if (!/^ag_version='@AG_VERSION@'$/m.test(launcher) || !/^[0-9A-Za-z.+-]{1,64}$/.test(version)) throw new Error('bin/agent-guard.sh: no version line, or a version the launcher cannot carry');
+writeFileSync(LAUNCHER, launcher.replace(/^ag_version='@AG_VERSION@'$/m, `ag_version='${version}'`));
+chmodSync(LAUNCHER, 0o755);
 
 /** The Python guard's files, copied as they are (package.json "files" and install.sh name them). */
 const PYTHON_DIR = 'agent-guard-python';

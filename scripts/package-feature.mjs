@@ -1,7 +1,7 @@
 // Packages the agent-guard sources the Dev Container Feature installs from (docs/devcontainer.md):
 // `npm run package:feature` writes devcontainer-feature/agent-guard/agent-guard-src/ (or --out DIR)
 // with exactly what the repository's install.sh needs when dist/ is already built: install.sh,
-// package.json, dist/agent-guard.cjs, dist/agent-guard-mcp.cjs, dist/agent-guard-preload.cjs, the
+// package.json, dist/agent-guard (the launcher), dist/agent-guard.cjs, dist/agent-guard-mcp.cjs, dist/agent-guard-preload.cjs, the
 // Python guard (dist/agent-guard-python/), shims/ and shell/. The copy is assembled next to its
 // place and renamed into it, so a failed run leaves the previous copy whole. An existing output
 // directory is replaced only when it carries the marker this script writes: nothing else is ever
@@ -24,7 +24,7 @@ for (let i = 0; i < args.length; i++) {
   else fail(`usage: node scripts/package-feature.mjs [--out DIR] (unknown argument ${JSON.stringify(args[i])})`);
 }
 
-const FILES = ['install.sh', 'package.json', 'dist/agent-guard.cjs', 'dist/agent-guard-mcp.cjs', 'dist/agent-guard-preload.cjs', 'dist/agent-guard-python/sitecustomize.py', 'dist/agent-guard-python/agent-guard-delete.py'];
+const FILES = ['install.sh', 'package.json', 'dist/agent-guard', 'dist/agent-guard.cjs', 'dist/agent-guard-mcp.cjs', 'dist/agent-guard-preload.cjs', 'dist/agent-guard-python/sitecustomize.py', 'dist/agent-guard-python/agent-guard-delete.py'];
 const DIRS = ['shims', 'shell'];
 for (const f of FILES) if (!fs.existsSync(path.join(repo, f))) fail(`${f} is missing${f.startsWith('dist/') ? ': run `npm run build` first (npm run package:feature does)' : ''}`);
 

@@ -18,7 +18,8 @@ import path from 'node:path';
 import type { Env } from '../config.js';
 import { formatDirective, shim } from '../shims/checker.js';
 import { CHECKER_ENV, FAILED_FILE, idleMs, isPrivateDir, liveServer, OWNER_FILE, ownerPid, processStart, SERVER_FILE, START_FILE } from './place.js';
-import { COLD, frames, parseDone, parseRequest, parseRuntimeRequest, SLOTS, type Output } from './protocol.js';
+import { COLD, frames, parseCliRequest, parseDone, parseRequest, parseRuntimeRequest, SLOTS, type Output } from './protocol.js';
+import { answerCli, removeAnswerFile } from './cli-request.js';
 import { readClient, readProcess } from './proc.js';
 import { runtimeDelete } from '../runtime/delete.js';
 import { parseDeleteRequest } from '../runtime/request.js';
@@ -97,7 +98,7 @@ export function serve(dir: string, env: Env): number {
     }
   };
   // Left-overs of a server that was killed: its FIFOs (nobody holds them any more) and locks.
-  for (const n of fs.readdirSync(dir)) if (/^\.?s\d+\.(q|a|lock)(\.tmp)?$/.test(n)) unlink(file(n));
+  for (const n of fs.readdirSync(dir)) if (/^\.?s\d+\.(q|a|lock|out)(\.tmp)?$/.test(n)) unlink(file(n));
 
   // The FIFOs are made under temporary names, opened, then renamed into place: a client never finds
   // one nobody holds. `mkfifo` (coreutils) once for all of them; Node cannot make a FIFO.
@@ -135,8 +136,12 @@ export function serve(dir: string, env: Env): number {
     }
   };
 
+  /** The slot's answer file (cli-request.ts): it lives only while the slot is held. */
+  const outOf = (s: Slot): string => file(`s${s.i}.out`);
+
   const release = (s: Slot): void => {
     s.holder = null;
+    removeAnswerFile(outOf(s));
     unlink(lockOf(s));
   };
 
@@ -169,6 +174,14 @@ export function serve(dir: string, env: Env): number {
     lastActive = Date.now();
     const rt = parseRuntimeRequest(text);
     if (rt !== null) return handleRuntime(s, rt.pid, rt.json);
+    const cli = parseCliRequest(text);
+    if (cli !== null) {
+      if (lockPid(s) !== cli.pid) return answer(s, COLD + '\n');
+      s.holder = { pid: cli.pid, start: processStart(cli.pid) };
+      answer(s, answerCli(cli, uid, outOf(s)));
+      lastActive = Date.now();
+      return;
+    }
     const req = parseRequest(text);
     // The request must come from the process that holds the slot.
     if (!req || lockPid(s) !== req.pid) return answer(s, COLD + '\n');
@@ -296,6 +309,7 @@ export function serve(dir: string, env: Env): number {
       unlink(file(`s${s.i}.q`));
       unlink(file(`s${s.i}.a`));
       unlink(lockOf(s));
+      unlink(outOf(s));
     }
     if (liveServer(dir) === process.pid) unlink(file(SERVER_FILE));
     unlink(file(START_FILE));

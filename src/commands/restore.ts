@@ -5,7 +5,7 @@ import { workspaceOf } from '../workspace.js';
 import type { Command } from 'commander';
 import { gitRunner } from '../probe/index.js';
 import { physicalOf } from '../probe/fs.js';
-import { listTransactions, restore, RestoreError } from '../recovery/restore.js';
+import { listTransactions, restore, RestoreError, type Transaction } from '../recovery/restore.js';
 import { showTransaction, type ShownTransaction } from '../recovery/show.js';
 import { formatBytes } from '../recovery/gc.js';
 import { printable, table } from './gc.js';
@@ -45,6 +45,15 @@ function showText(s: ShownTransaction): string {
   return lines.join('\n') + '\n';
 }
 
+/** The text or JSON of a listing, kept with it: a listing the warm checker keeps (listTransactions'
+ *  `shared`) is the same array until something changes, and is rendered once. */
+const renderings = new WeakMap<Transaction[], { json?: string; text?: string }>();
+function rendered(txs: Transaction[], kind: 'json' | 'text', render: () => string): string {
+  let r = renderings.get(txs);
+  if (!r) renderings.set(txs, (r = {}));
+  return (r[kind] ??= render());
+}
+
 export function runRestore(target: string, args: string[], opts: RestoreOptions, ctx: CommandContext): number {
   const { config, ws, place } = workspaceOf(ctx);
   const git = gitRunner(config.gitBinary, config.env);
@@ -59,16 +68,22 @@ export function runRestore(target: string, args: string[], opts: RestoreOptions,
     const zones = zonePlaces(ws, (w) => ctx.io.stderr(`warning: ${w}\n`));
     if (target === 'list') {
       if (args.length > 0) return fail('usage: agent-guard restore list [--json]');
-      const { transactions, corrupt } = listTransactions(place);
-      const inZones = zones.map((z) => ({ zone: z, ...listTransactions(z) }));
+      // The text shows each transaction's item count, not its items: the state alone is computed.
+      const only = opts.json ? {} : { items: false };
+      const { transactions, corrupt } = listTransactions(place, undefined, only);
+      const inZones = zones.map((z) => ({ zone: z, ...listTransactions(z, undefined, only) }));
       if (opts.json) {
-        const zoneJson = inZones.map(({ zone, transactions: txs, corrupt: c }) => ({ zone: zone.zone, root: zone.root, quarantine: zone.quarantine, corruptRecords: c, transactions: txs }));
-        ctx.io.stdout(JSON.stringify({ version: 1, quarantine: ws.quarantine, corruptRecords: corrupt, transactions, ...(zoneJson.length > 0 ? { zones: zoneJson } : {}) }) + '\n');
+        // JSON.stringify of { version, quarantine, corruptRecords, transactions, zones? }, written out
+        // so that a kept listing (the warm checker) is stringified once (rendered()).
+        const txJson = (txs: Transaction[]): string => rendered(txs, 'json', () => JSON.stringify(txs));
+        const head = (o: object): string => JSON.stringify(o).slice(0, -1); // without its closing brace
+        const zoneJson = inZones.map(({ zone, transactions: txs, corrupt: c }) => `${head({ zone: zone.zone, root: zone.root, quarantine: zone.quarantine, corruptRecords: c })},"transactions":${txJson(txs)}}`);
+        ctx.io.stdout(`${head({ version: 1, quarantine: ws.quarantine, corruptRecords: corrupt })},"transactions":${txJson(transactions)}${zoneJson.length > 0 ? `,"zones":[${zoneJson.join(',')}]` : ''}}\n`);
       } else {
-        const rows = (txs: typeof transactions): string[] => txs.map((t) => `${t.txid}  ${t.state.padEnd(10)}  ${String(t.items.length).padStart(5)}  ${t.command ?? ''}`);
-        const lines = ['TXID                       STATE       ITEMS  COMMAND', ...rows(transactions)];
-        for (const z of inZones) if (z.transactions.length > 0) lines.push('', `scratch zone ${z.zone.zone} ${z.zone.root} (quarantine ${z.zone.quarantine}):`, ...rows(z.transactions));
-        ctx.io.stdout(lines.join('\n') + '\n');
+        const rows = (txs: Transaction[]): string => rendered(txs, 'text', () => txs.map((t) => `\n${t.txid}  ${t.state.padEnd(10)}  ${String(t.itemCount).padStart(5)}  ${t.command ?? ''}`).join(''));
+        let text = 'TXID                       STATE       ITEMS  COMMAND' + rows(transactions);
+        for (const z of inZones) if (z.transactions.length > 0) text += `\n\nscratch zone ${z.zone.zone} ${z.zone.root} (quarantine ${z.zone.quarantine}):${rows(z.transactions)}`;
+        ctx.io.stdout(text + '\n');
         const bad = corrupt + inZones.reduce((n, z) => n + z.corrupt, 0);
         if (bad > 0) ctx.io.stderr(`warning: ${bad} unreadable manifest line(s) skipped\n`);
       }

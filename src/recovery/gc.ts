@@ -9,7 +9,7 @@ import { appendRecord, encodePath } from './records.js';
 import { bdirname, bIsWithin, bjoin, brelative } from './bpath.js';
 import { auditPath, manifestPath, processGone, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { listTransactions, type Transaction } from './restore.js';
-import { INDEX_FILE, itemDest, loadFolded, tx, type Folded } from './txindex.js';
+import { dirEntries, INDEX_FILE, itemDest, loadFolded, tx, type Folded, type TxRow } from './txindex.js';
 import { dropKeptRefs } from './snapshot.js';
 import type { GitRunner } from '../probe/git.js';
 
@@ -190,6 +190,14 @@ function startTime(tx: Transaction): number | null {
   return Number.isFinite(s) ? s : null;
 }
 
+/** startTime of a transaction of a kept listing (listTransactions' `shared`), computed once. */
+const starts = new WeakMap<Transaction, number | null>();
+function startOf(t: Transaction): number | null {
+  let s = starts.get(t);
+  if (s === undefined) starts.set(t, (s = startTime(t)));
+  return s;
+}
+
 function threshold(name: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`gc: ${name} must be a non-negative number, not ${String(v)}`);
@@ -198,43 +206,77 @@ function threshold(name: string, value: number | undefined, fallback: number): n
 
 /** The quarantine's top-level entries: the size of each (entry included) and which are txid
  *  directories (real directories, not links, named like a txid). */
+/** What usage() took from the cached sizes of transaction directories, for one listing of the
+ *  quarantine (the very array: dirEntries keeps it while the directory is unchanged) and one state of
+ *  the folded transactions (`gen`: their record counts, which key the cached sizes). */
+interface Measured {
+  txs: Map<string, unknown>;
+  gen: number;
+  total: number;
+  txDirs: Map<string, number>;
+  /** The entries measured on every call (no transaction of their name). */
+  rest: fs.Dirent[];
+}
+const measured = new WeakMap<fs.Dirent[], Measured>();
+
 function usage(quarantine: string, folded: Folded): { exists: boolean; total: number; txDirs: Map<string, number>; names: Set<string> } {
-  const txDirs = new Map<string, number>();
-  const names = new Set<string>();
   const st = lstatOrNull(quarantine);
-  if (!st) return { exists: false, total: 0, txDirs, names };
-  let total = 0;
+  if (!st) return { exists: false, total: 0, txDirs: new Map(), names: new Set() };
   // latin1: each byte of a name is one character, so names are exact without a Buffer each.
   let entries: fs.Dirent[];
+  let names: Set<string>;
   try {
-    entries = fs.readdirSync(quarantine, { encoding: 'latin1', withFileTypes: true });
+    ({ dirents: entries, names } = dirEntries(quarantine));
   } catch {
-    return { exists: true, total: 0, txDirs, names };
+    return { exists: true, total: 0, txDirs: new Map(), names: new Set() };
   }
   const base = Buffer.from(quarantine.endsWith('/') ? quarantine : `${quarantine}/`);
-  for (const entry of entries) {
+  const kept = folded.gen === null ? undefined : measured.get(entries);
+  const reuse = kept !== undefined && kept.txs === folded.txs && kept.gen === folded.gen;
+  // The part served by the cached sizes (kept for the next call inside withFoldedMemory), and the rest.
+  let fromRows = reuse ? kept.total : 0;
+  const rowDirs = reuse ? kept.txDirs : new Map<string, number>();
+  const rest: fs.Dirent[] = reuse ? kept.rest : [];
+  let total = 0;
+  const txDirs = new Map<string, number>();
+  const measure = (entry: fs.Dirent, row: TxRow | undefined): void => {
     const text = entry.name;
-    names.add(text);
-    // The index is a cache of the records, rewritten by the very commands that measure: not counted.
-    if (text === INDEX_FILE || text.startsWith(`${INDEX_FILE}.tmp-`)) continue;
-    // A transaction directory's size (its own entry included) is cached in the index while its
-    // record count is unchanged: no walk, and no stat, for the thousands that do not change.
-    const row = entry.isDirectory() ? folded.txs.get(text) : undefined;
-    const cached = row ? tx.size(row) : null;
-    if (cached) {
-      total += cached.self + cached.bytes;
-      if (TXID_PATTERN.test(text)) txDirs.set(text, cached.bytes);
-      continue;
-    }
     const p = Buffer.concat([base, Buffer.from(text, 'latin1')]);
     const s = lstatOrNull(p);
-    if (!s) continue;
+    if (!s) return;
     const below = s.isDirectory() ? treeBytes(p) : 0;
-    if (s.isDirectory() && row) tx.setSize(row, below, s.size);
+    if (s.isDirectory() && row) {
+      tx.setSize(row, below, s.size);
+      fromRows += s.size + below;
+      if (TXID_PATTERN.test(text)) rowDirs.set(text, below);
+      return;
+    }
     total += s.size + below;
     if (s.isDirectory() && TXID_PATTERN.test(text)) txDirs.set(text, below);
-  }
-  return { exists: true, total, txDirs, names };
+  };
+  if (reuse) for (const entry of rest) measure(entry, undefined);
+  else
+    for (const entry of entries) {
+      const text = entry.name;
+      // The index is a cache of the records, rewritten by the very commands that measure: not counted.
+      if (text === INDEX_FILE || text.startsWith(`${INDEX_FILE}.tmp-`)) continue;
+      // A transaction directory's size (its own entry included) is cached in the index while its
+      // record count is unchanged: no walk, and no stat, for the thousands that do not change.
+      const row = entry.isDirectory() ? folded.txs.get(text) : undefined;
+      const cached = row ? tx.size(row) : null;
+      if (cached) {
+        fromRows += cached.self + cached.bytes;
+        if (TXID_PATTERN.test(text)) rowDirs.set(text, cached.bytes);
+        continue;
+      }
+      if (!row) rest.push(entry);
+      measure(entry, row);
+    }
+  if (!reuse && folded.gen !== null) measured.set(entries, { txs: folded.txs, gen: folded.gen, total: fromRows, txDirs: rowDirs, rest });
+  // Read only by the caller: the kept map itself when nothing else is a transaction directory.
+  if (txDirs.size === 0) return { exists: true, total: total + fromRows, txDirs: rowDirs, names };
+  for (const [k, v] of rowDirs) txDirs.set(k, v);
+  return { exists: true, total: total + fromRows, txDirs, names };
 }
 
 /** Does a transaction hold git objects under keep-alive refs of its own (`refs/agent-guard/<txid>/…`:
@@ -252,6 +294,16 @@ function purgeable(tx: Transaction, txDirs: Map<string, number>): boolean {
   return (txDirs.has(tx.txid) && tx.itemCount > 0 && !tx.snapshot) || keptInRefs(tx);
 }
 
+/** A copy of a listed transaction for gc's view, its fields written out (a spread copy that then
+ *  gets gc's fields was ten times slower for 10,000 transactions: V8 leaves such objects slow). */
+function gcView(t: Transaction): GcTransaction {
+  const v: GcTransaction = { txid: t.txid, ts: t.ts, session: t.session, command: t.command, pid: t.pid, state: t.state, itemCount: t.itemCount, items: t.items, bytes: 0, ageMs: null };
+  if (t.snapshot) v.snapshot = t.snapshot;
+  if (t.partly) v.partly = t.partly;
+  if (t.regenerable) v.regenerable = t.regenerable;
+  return v;
+}
+
 /** What gc would do now. Reads only: never creates, moves or removes anything. */
 export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
   const nowMs = opts.now === undefined ? Date.now() : typeof opts.now === 'number' ? opts.now : opts.now.getTime();
@@ -260,11 +312,13 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
   const maxBytes = threshold('maxBytes', opts.maxBytes, GC_MAX_BYTES);
   const folded = loadFolded(q.quarantine);
   const use = usage(q.quarantine, folded);
-  const { transactions, corrupt } = listTransactions(q, folded, { items: false, topLevel: use.names });
-  // The listed transactions become gc's view in place (no copies: there may be tens of thousands).
-  const txs = transactions as GcTransaction[];
-  for (const t of txs) {
-    const start = startTime(t);
+  const { transactions, corrupt, shared } = listTransactions(q, folded, { items: false, topLevel: use.names });
+  // The listed transactions become gc's view in place (no copies: there may be tens of thousands),
+  // unless the listing is kept for the next call (shared: the warm checker).
+  const txs = shared ? transactions.map(gcView) : (transactions as GcTransaction[]);
+  for (let i = 0; i < txs.length; i++) {
+    const t = txs[i]!;
+    const start = shared ? startOf(transactions[i]!) : startTime(t);
     t.bytes = use.txDirs.get(t.txid) ?? 0;
     t.ageMs = start === null ? null : nowMs - start;
   }
@@ -272,16 +326,18 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
   const restorableBytes = restorable.reduce((n, t) => n + t.bytes, 0);
   // Regenerable transactions first (their content can be made again), then oldest first; a
   // transaction whose time cannot be read counts as the newest.
-  const candidates = restorable
-    .filter((t) => purgeable(t, use.txDirs))
-    .sort((a, b) => Number(b.regenerable === true) - Number(a.regenerable === true) || (b.ageMs ?? -Infinity) - (a.ageMs ?? -Infinity) || (a.txid < b.txid ? -1 : 1));
+  const candidates = restorable.filter((t) => purgeable(t, use.txDirs));
   let remaining = restorableBytes;
+  let anyOld = false;
   for (const t of candidates) {
     if (t.ageMs !== null && t.ageMs > maxAgeDays * DAY_MS) {
       t.why = 'age';
       remaining -= t.bytes;
+      anyOld = true;
     }
   }
+  // The order matters only when something is eligible (the cap's choice, the order of `eligible`).
+  if (anyOld || remaining > maxBytes) candidates.sort((a, b) => Number(b.regenerable === true) - Number(a.regenerable === true) || (b.ageMs ?? -Infinity) - (a.ageMs ?? -Infinity) || (a.txid < b.txid ? -1 : 1));
   for (const t of candidates) {
     if (remaining <= maxBytes) break;
     // What lives in git takes no room in the quarantine: only age makes it eligible.

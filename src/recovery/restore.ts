@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';
-import { APPLIED, loadFolded, PARTIAL, PURGED, REGENERABLE, RESTORED, tx, type Folded, type Snap } from './txindex.js';
+import { APPLIED, dirEntries, loadFolded, PARTIAL, PURGED, REGENERABLE, RESTORED, tx, type Folded, type Snap } from './txindex.js';
 import { manifestPath, moveEntry, newTxid, withQuarantineLock, type QuarantinePlace } from './quarantine.js';
 import { exists } from '../probe/fs.js';
 import type { GitRunner } from '../probe/git.js';
@@ -75,7 +75,7 @@ const DOTDOT = Buffer.from('..');
  *  has nothing present, without a stat per item. */
 function topLevel(quarantine: string): Set<string> {
   try {
-    return new Set(fs.readdirSync(quarantine, { encoding: 'latin1' }));
+    return dirEntries(quarantine).names;
   } catch {
     return new Set();
   }
@@ -103,12 +103,43 @@ function firstName(rel: Buffer): string {
   return (i < 0 ? rel : rel.subarray(0, i)).toString('latin1');
 }
 
+/** A listing kept by a long-lived process (the warm checker: withFoldedMemory) with what it was
+ *  computed from: the same folded transactions (`txs` and `gen`), the same listing of the quarantine
+ *  (the very Set: txindex.ts's dirEntries keeps it while the directory is unchanged), and every
+ *  entry it looked for on disk, with what it found. */
+interface Listed {
+  txs: Map<string, unknown>;
+  gen: number;
+  top: Set<string>;
+  probes: [string | Buffer, boolean][];
+  result: { transactions: Transaction[]; corrupt: number; shared: true };
+}
+const listed = new Map<string, Listed>();
+const LISTED_MAX = 8;
+
 /** Every transaction in the manifest, oldest first; unreadable lines are reported, not fatal. The
  *  records come folded from the transaction index plus the manifest's new lines (txindex.ts); the
- *  presence of each quarantined entry is checked on disk, once per entry. */
-export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded(q.quarantine), opts: { items?: boolean; topLevel?: Set<string> } = {}): { transactions: Transaction[]; corrupt: number } {
+ *  presence of each quarantined entry is checked on disk, once per entry. With `shared` the result
+ *  is also kept for the next call (inside withFoldedMemory) and must not be changed by the caller:
+ *  it is returned again while the records, the quarantine's listing and every entry looked for on
+ *  disk are unchanged. */
+export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded(q.quarantine), opts: { items?: boolean; topLevel?: Set<string> } = {}): { transactions: Transaction[]; corrupt: number; shared?: true } {
   const withItems = opts.items !== false;
   const top = opts.topLevel ?? topLevel(q.quarantine);
+  const key = `${q.quarantine}\0${q.root}\0${withItems ? 1 : 0}`;
+  if (folded.gen !== null) {
+    const m = listed.get(key);
+    if (m && m.txs === folded.txs && m.gen === folded.gen && m.top === top && m.probes.every(([p, was]) => exists(p) === was)) {
+      folded.save();
+      return m.result;
+    }
+  }
+  const probes: [string | Buffer, boolean][] = [];
+  const probe = (p: string | Buffer): boolean => {
+    const there = exists(p);
+    probes.push([p, there]);
+    return there;
+  };
   const quarantineB = Buffer.from(q.quarantine);
   const out: Transaction[] = [];
   for (const t of folded.txs.values()) {
@@ -136,11 +167,11 @@ export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded
       const d = dRec ?? `${txid}/${o}`;
       const destAbs: string | Buffer = db !== undefined ? bjoin(quarantineB, Buffer.from(db, 'base64')) : `${q.quarantine}/${d}`;
       let present: boolean;
-      if (db === undefined && dRec === null && !odd) present = top.has(txid) && (verify || completed === 0 ? exists(destAbs) : true);
+      if (db === undefined && dRec === null && !odd) present = top.has(txid) && (verify || completed === 0 ? probe(destAbs) : true);
       else {
         const first = db !== undefined ? firstName(Buffer.from(db, 'base64')) : d.slice(0, d.includes('/') ? d.indexOf('/') : d.length);
         // A dest that climbs out of the quarantine (a forged or damaged record) is never "present".
-        present = top.has(first) && !climbs(db !== undefined ? Buffer.from(db, 'base64').toString('latin1') : d) && (verify || completed === 0 ? exists(destAbs) : true);
+        present = top.has(first) && !climbs(db !== undefined ? Buffer.from(db, 'base64').toString('latin1') : d) && (verify || completed === 0 ? probe(destAbs) : true);
       }
       anyPresent ||= present;
       if (!withItems) continue;
@@ -164,7 +195,12 @@ export function listTransactions(q: QuarantinePlace, folded: Folded = loadFolded
   }
   out.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.txid < b.txid ? -1 : 1));
   folded.save();
-  return { transactions: out, corrupt: folded.corrupt };
+  if (folded.gen === null) return { transactions: out, corrupt: folded.corrupt };
+  const result = { transactions: out, corrupt: folded.corrupt, shared: true as const };
+  listed.delete(key);
+  listed.set(key, { txs: folded.txs, gen: folded.gen, top, probes, result });
+  if (listed.size > LISTED_MAX) listed.delete(listed.keys().next().value!);
+  return result;
 }
 
 /** Is every directory between the workspace root and `origin` a real directory (or absent)? A

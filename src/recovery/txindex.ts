@@ -91,6 +91,9 @@ export const itemDest = (txid: string, it: ItemRow): string => it[1] ?? `${txid}
 export interface Folded {
   txs: Map<string, TxRow>;
   readonly corrupt: number;
+  /** Inside withFoldedMemory: a number that changes whenever `txs` (kept in memory between calls)
+   *  changes; null otherwise. What is derived from the same `txs` and `gen` may be reused. */
+  readonly gen: number | null;
   /** Writes the index back if anything changed (best effort). */
   save(): void;
 }
@@ -263,15 +266,99 @@ function sizeStamp(txs: Map<string, TxRow>): number {
   return n;
 }
 
+/** What a long-lived process (the warm checker, inside withFoldedMemory) keeps of a quarantine
+ *  between calls: the folded transactions up to `offset` and the manifest's fingerprint there. */
+interface Memo {
+  ino: number;
+  offset: number;
+  tail: string;
+  corrupt: number;
+  txs: Map<string, TxRow>;
+  gen: number;
+}
+let generations = 0;
+/** Quarantines remembered at most (the least recently used is dropped). */
+const MEMO_MAX = 8;
+const memo = new Map<string, Memo>();
+let memoOn = false;
+
+/** Runs `fn` with loadFolded keeping what it folded in memory for the next call in this process, in
+ *  place of parsing the index file again. The memory is used under the index's own rule (the same
+ *  manifest inode, at least as long, the same fingerprint at the remembered offset), and only the
+ *  manifest's lines after that offset are read: an answer is as fresh as the manifest. */
+export function withFoldedMemory<T>(fn: () => T): T {
+  const was = memoOn;
+  memoOn = true;
+  try {
+    return fn();
+  } finally {
+    memoOn = was;
+  }
+}
+
+/** The remembered state of `quarantine` when the manifest still begins with what it folded. */
+function recall(quarantine: string, manifest: string): Memo | null {
+  const m = memo.get(quarantine);
+  if (!m) return null;
+  memo.delete(quarantine); // re-inserted (most recent) by remember() when still good
+  const st = fs.statSync(manifest, { throwIfNoEntry: false });
+  if (!st || st.ino !== m.ino || st.size < m.offset || readTail(manifest, m.offset) !== m.tail) return null;
+  return m;
+}
+
+function remember(quarantine: string, manifest: string, m: Omit<Memo, 'ino' | 'tail'>): void {
+  const ino = fs.statSync(manifest, { throwIfNoEntry: false })?.ino;
+  const tail = readTail(manifest, m.offset);
+  if (ino === undefined || tail === null) return;
+  memo.set(quarantine, { ...m, ino, tail });
+  if (memo.size > MEMO_MAX) memo.delete(memo.keys().next().value!);
+}
+
+/** A directory's entries, as latin1 names (each byte one character: exact without a Buffer each). */
+export interface DirEntries {
+  dirents: fs.Dirent[];
+  names: Set<string>;
+}
+/** A listing is remembered only when the directory had not changed for this long when it was read:
+ *  any later change of its entries then gives it a later ctime (the kernel's coarse clock ticks in
+ *  at most 10 ms), so an unchanged ctime means unchanged entries. */
+const SETTLED_MS = 1000;
+const dirMemo = new Map<string, { ino: bigint; mtime: bigint; ctime: bigint; entries: DirEntries }>();
+
+/** The entries of `dir` (a quarantine); throws as readdirSync does. Inside withFoldedMemory a
+ *  listing is reused while the directory's inode, mtime and ctime are unchanged (SETTLED_MS). */
+export function dirEntries(dir: string): DirEntries {
+  const read = (): DirEntries => {
+    const dirents = fs.readdirSync(dir, { encoding: 'latin1', withFileTypes: true });
+    return { dirents, names: new Set(dirents.map((d) => d.name)) };
+  };
+  if (!memoOn) return read();
+  const st = fs.statSync(dir, { bigint: true });
+  const m = dirMemo.get(dir);
+  if (m && m.ino === st.ino && m.mtime === st.mtimeNs && m.ctime === st.ctimeNs) return m.entries;
+  dirMemo.delete(dir);
+  const entries = read();
+  if (Date.now() - Number(st.ctimeMs) > SETTLED_MS && Date.now() - Number(st.mtimeMs) > SETTLED_MS) {
+    dirMemo.set(dir, { ino: st.ino, mtime: st.mtimeNs, ctime: st.ctimeNs, entries });
+    if (dirMemo.size > MEMO_MAX) dirMemo.delete(dirMemo.keys().next().value!);
+  }
+  return entries;
+}
+
 /** The transactions of a quarantine's manifest, from the index plus the manifest's new lines. */
 export function loadFolded(quarantine: string): Folded {
   const manifest = path.join(quarantine, 'manifest.jsonl');
   const indexFile = path.join(quarantine, INDEX_FILE);
-  const stored = loadIndex(indexFile, manifest);
-  const txs = new Map<string, TxRow>();
+  const recalled = memoOn ? recall(quarantine, manifest) : null;
+  const stored = recalled ? null : loadIndex(indexFile, manifest);
+  let txs = new Map<string, TxRow>();
   let corrupt = 0;
   let offset = 0;
-  if (stored) {
+  if (recalled) {
+    txs = recalled.txs;
+    corrupt = recalled.corrupt;
+    offset = recalled.offset;
+  } else if (stored) {
     for (const t of stored.txs) txs.set(t[0], t);
     corrupt = stored.corrupt;
     offset = stored.offset;
@@ -283,10 +370,17 @@ export function loadFolded(quarantine: string): Folded {
   // Records of a partial last line (a torn write) are used now but never indexed: the index is
   // rebuilt from the manifest until the line is complete.
   const torn = fresh.complete !== fresh.size;
+  // The same rule for the memory: a fold that holds a torn line's records is not remembered.
+  let gen: number | null = null;
+  if (memoOn && !torn) {
+    gen = recalled && fresh.records.length === 0 ? recalled.gen : ++generations;
+    remember(quarantine, manifest, { offset: fresh.complete, corrupt, txs, gen });
+  }
   const stamp = sizeStamp(txs);
   return {
     txs,
     corrupt,
+    gen,
     save(): void {
       if (torn || (!changed && sizeStamp(txs) === stamp)) return;
       const ino = fs.statSync(manifest, { throwIfNoEntry: false })?.ino;

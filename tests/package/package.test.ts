@@ -183,6 +183,7 @@ describeSandboxed('the npm package', () => {
         'package/dist/agent-guard-mcp.cjs',
         'package/dist/agent-guard-preload.cjs',
         'package/dist/agent-guard.cjs',
+        'package/dist/agent-guard',
         'package/dist/agent-guard-python/agent-guard-delete.py',
         'package/dist/agent-guard-python/sitecustomize.py',
         'package/install.sh',
@@ -197,7 +198,7 @@ describeSandboxed('the npm package', () => {
     );
     const pkg = JSON.parse(spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout);
     expect(pkg.dependencies ?? {}).toEqual({});
-    expect(pkg.bin).toEqual({ 'agent-guard': 'dist/agent-guard.cjs' });
+    expect(pkg.bin).toEqual({ 'agent-guard': 'dist/agent-guard' });
     // The bundle requires Node's own modules only.
     const bundle = spawnSync('tar', ['-xzOf', tarball, 'package/dist/agent-guard.cjs'], { encoding: 'utf8', maxBuffer: 16 << 20 }).stdout;
     const required = [...bundle.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!);

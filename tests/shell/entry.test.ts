@@ -147,7 +147,10 @@ describeSandboxed('install.sh', () => {
       expect(text).toContain(`ag_bundle="${prefix}/lib/agent-guard.cjs"`);
     }
     expect(fs.statSync(path.join(prefix, 'bin/agent-guard')).mode & 0o777).toBe(0o755);
-    expect(fs.readFileSync(path.join(prefix, 'bin/agent-guard'), 'utf8')).toContain(`exec '${node}' '${prefix}/lib/agent-guard.cjs' "$@"`);
+    // The launcher (dist/agent-guard) with this installation's node and bundle put in.
+    const launcher = fs.readFileSync(path.join(prefix, 'bin/agent-guard'), 'utf8');
+    expect(launcher).toContain(`\nag_node='${node}'\nag_bundle='${prefix}/lib/agent-guard.cjs'\n`);
+    expect(launcher.replace(/^ag_node=.*$/m, "ag_node=''").replace(/^ag_bundle=.*$/m, "ag_bundle=''")).toBe(fs.readFileSync(path.join(REPO, 'dist/agent-guard'), 'utf8'));
 
     const list = lines(fs.readFileSync(path.join(prefix, '.agent-guard-install'), 'utf8')).filter((l) => !l.startsWith('#'));
     expect(list).toEqual([...INSTALLED_FILES.map((f) => `f ${f}`), 'd shell/zsh', 'd shell', 'd shims', 'd lib/agent-guard-python', 'd lib', 'd bin', 'd .']);
@@ -263,7 +266,7 @@ describeSandboxed('install.sh', () => {
       const w = world();
       const checkout = path.join(w.dir, 'checkout');
       for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'install.sh']) fs.cpSync(path.join(REPO, f), path.join(checkout, f));
-      for (const d of ['scripts', 'src', 'shell', 'shims']) fs.cpSync(path.join(REPO, d), path.join(checkout, d), { recursive: true });
+      for (const d of ['bin', 'scripts', 'src', 'shell', 'shims']) fs.cpSync(path.join(REPO, d), path.join(checkout, d), { recursive: true });
       fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(checkout, 'node_modules'));
       const prefix = path.join(w.dir, 'prefix');
       const r = sbx(w, ['sh', path.join(checkout, 'install.sh'), '--prefix', prefix], { timeoutMs: 120_000 });
