@@ -46,14 +46,15 @@ export const SESSION_ROWS: readonly Row[] = [
 ];
 
 /** The Claude Code rows' workload: a snapshot with `pathLine` (expanded when written), then each
- *  command through Claude's wrapper; the cwd file goes to TMPDIR (a scratch zone), as Claude's does. */
+ *  command through Claude's wrapper; the cwd file goes to TMPDIR (a scratch zone) under a new name
+ *  per command, as Claude's does. */
 function claudeLoop(pathLine: string): string {
   const cmds = ['git status --short', 'ls -la', 'cat README', 'grep -c line README', 'echo x > data.txt', 'git diff --stat', 'rm -f objs/1.o', 'mkdir -p b && touch b/x && rm -rf b', 'git log --oneline -1', 'wc -l README'];
   return [
     'TMPDIR=$(mktemp -d "$PWD/../claude-tmp.XXXXXX") && export TMPDIR',
     `printf '%s\\n' "${pathLine}" 'shopt -s expand_aliases' "alias ll='ls -l'" > "$TMPDIR/snapshot.sh"`,
     'echo old > data.txt',
-    `for c in ${cmds.map((c) => `'${c}'`).join(' ')}; do q=$(printf '%q' "$c"); bash -c -l "source $TMPDIR/snapshot.sh 2>/dev/null || true && \\builtin shopt -u extglob 2>/dev/null || true && eval $q < /dev/null && pwd -P >| $TMPDIR/claude-cwd" > /dev/null; done`,
+    `n=0; for c in ${cmds.map((c) => `'${c}'`).join(' ')}; do n=$((n + 1)); q=$(printf '%q' "$c"); bash -c -l "source $TMPDIR/snapshot.sh 2>/dev/null || true && \\builtin shopt -u extglob 2>/dev/null || true && eval $q < /dev/null && pwd -P >| $TMPDIR/claude-$n-cwd" > /dev/null; done`,
   ].join('; ');
 }
 

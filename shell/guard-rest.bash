@@ -121,18 +121,7 @@ __agent_guard_prefilter() {
 # effect) by __agent_guard_varprog. Nothing else starts a process: loop headers, `$(…)`,
 # assignments, pipelines of unguarded programs, `eval`, `bash -c` (the inner commands come through
 # this trap again, or reach the shims).
-__agent_guard_bypass='@(*/@(rm|rmdir|unlink|shred|git|find|xargs|parallel|srm|wipe)?([!A-Za-z0-9_.+-]*)'\
-'|?(*[[:space:];&|(){}!`"'\''])@(sudo|doas|su|runuser|pkexec|busybox|toybox|enable|zmodload)?([[:space:];&|)}`"'\'']*)'\
-'|?(*[[:space:];&|(){}!`"'\''])@(command|hash)+([[:space:]])-*([A-Za-z])p*'\
-'|?(*[[:space:];&|(){}!`"'\''])env+([[:space:]])-*'\
-'|?(*[[:space:];&|(){}!`"'\''])PATH=!(?(\")\$?({)PATH*)|*unset*PATH*'\
-'|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
-'|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*)'
-# A bash that does not apply extended globs in [[ == ]] sends every text (bash 5 does).
-if ! [[ '/bin/rm x' == $__agent_guard_bypass && 'x; sudo rm' == $__agent_guard_bypass ]] ||
-  [[ 'rm -rf x' == $__agent_guard_bypass || 'command -v git' == $__agent_guard_bypass ]]; then
-  __agent_guard_bypass='*'
-fi
+# (__agent_guard_bypass, the pattern itself, is defined in guard.bash: its common case uses it too.)
 
 # $1 is `PATH=VALUE` where VALUE (quoted as a whole or not) is a prefix of literal directories and
 # `$NAME`/`${NAME}` references, then `:$PATH` or `:${PATH}`: returns 0 when the prefix, resolved from

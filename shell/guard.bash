@@ -93,6 +93,23 @@ __agent_guard_overwrites() {
 }
 __agent_guard_owdecide() { __agent_guard_more && __agent_guard_owdecide "$@"; }
 
+# THE BYPASS FILTER's pattern (its rules: guard-rest.bash, __agent_guard_risky). The common case
+# below tries it itself when a text has one of the first substrings every bypass contains, so that
+# a text with a path, `command -v`, a `PATH=` … that is no bypass does not make the shell read the
+# rest (3–5 ms of parsing on every `bash -c`).
+__agent_guard_bypass='@(*/@(rm|rmdir|unlink|shred|git|find|xargs|parallel|srm|wipe)?([!A-Za-z0-9_.+-]*)'\
+'|?(*[[:space:];&|(){}!`"'\''])@(sudo|doas|su|runuser|pkexec|busybox|toybox|enable|zmodload)?([[:space:];&|)}`"'\'']*)'\
+'|?(*[[:space:];&|(){}!`"'\''])@(command|hash)+([[:space:]])-*([A-Za-z])p*'\
+'|?(*[[:space:];&|(){}!`"'\''])env+([[:space:]])-*'\
+'|?(*[[:space:];&|(){}!`"'\''])PATH=!(?(\")\$?({)PATH*)|*unset*PATH*'\
+'|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
+'|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*)'
+# A bash that does not apply extended globs in [[ == ]] sends every text (bash 5 does).
+if ! [[ '/bin/rm x' == $__agent_guard_bypass && 'x; sudo rm' == $__agent_guard_bypass ]] ||
+  [[ 'rm -rf x' == $__agent_guard_bypass || 'command -v git' == $__agent_guard_bypass ]]; then
+  __agent_guard_bypass='*'
+fi
+
 # Returns 0 when the text $1 (which holds a `>`) may hold a redirection that truncates a file, so
 # that the redirection reader (__agent_guard_overwrites, in the rest) must look; 1 when every `>`
 # is one of the forms that never do: `>>` appends, a descriptor copy or close (`2>&1`, `>&2`, `>&-`),
@@ -101,6 +118,21 @@ __agent_guard_maygt() {
   \builtin local t="${1//'>>'/}"
   t=${t//[0-9]'>&'[0-9]/} t=${t//'>&'[0-9]/} t=${t//'>&-'/} t=${t//'>/dev/null'/} t=${t//'> /dev/null'/}
   [[ $t == *'>'* ]]
+}
+
+# Returns 0 when the text's one truncating redirection is a trailing `[N]>[|] WORD` whose WORD, a
+# plain path, names nothing yet: there is nothing to keep, so the rest need not be read (the cwd file
+# a harness writes after every command). The file is this shell's own from now on, as the
+# redirection reader would have recorded it.
+__agent_guard_newfile() {
+  \builtin local x='^([^>]*[^>0-9])?[0-9]*[>][|]? *([A-Za-z0-9_./+,:@%=-]+)$'
+  [[ $1 =~ $x ]] || \builtin return 1
+  x=${BASH_REMATCH[2]}
+  [[ $x == /* ]] || x=$PWD/$x
+  while [[ $x == *//* || $x == */./* ]]; do x=${x//\/.\//\/} x=${x//\/\//\/}; done
+  [[ $x != /dev/* && $x != /proc/* && ! -e $x && ! -L $x ]] || \builtin return 1
+  ((${#__agent_guard_mine[@]} < 4096)) || __agent_guard_mine=()
+  __agent_guard_mine[$x]=1
 }
 
 # The programs the PATH shims cover. With the shim dir first on PATH, a single simple command
@@ -152,32 +184,41 @@ __agent_guard_debug() {
   # The common case, kept short: one command, nothing pending, no xtrace.
   if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && $- != *x* ]]; then
     # A redirection that would truncate a file holding content this shell did not write: kept first.
-    if [[ $BASH_COMMAND == *'>'* ]] && __agent_guard_maygt "$BASH_COMMAND" && __agent_guard_overwrites "$BASH_COMMAND"; then
+    if [[ $BASH_COMMAND == *'>'* ]] && __agent_guard_maygt "$BASH_COMMAND" && ! __agent_guard_newfile "$BASH_COMMAND" && __agent_guard_overwrites "$BASH_COMMAND"; then
       __agent_guard_owdecide "$BASH_COMMAND" 2
       \builtin return
     fi
     # With the shims active, most commands are done here: no bypass substring, no `$` program word
     # (the first case of __agent_guard_risky, inlined: a function call costs as much as the test).
     if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":* || $PATH == "${__agent_guard_pathok-}") ]]; then
+      # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH it was
+      # started with, on every command): __agent_guard_risky's first exemption, without the rest.
+      [[ $BASH_COMMAND != ?(export )PATH=?([\"\'])"$AGENT_GUARD_SHIMS"?(:*([!\;\&\|\`\$\(\)]))?([\"\']) ]] || \builtin return 0
       case $BASH_COMMAND in
+        \$* | \"\$*) __agent_guard_hit=1 ;;
         */[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
           *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
-          *extdebug* | *func* | *+T* | \$* | \"\$*) ;;
-        *)
-          # Remembered (at most 256 texts, then it starts over).
-          ((${#__agent_guard_ok[@]} < 256)) || __agent_guard_ok=()
-          if [[ $BASH_COMMAND == *'>'* ]] && __agent_guard_maygt "$BASH_COMMAND"; then
-            # (its targets settled: __agent_guard_overwrites remembered the text in this directory)
-            if [[ -n ${__agent_guard_okw[$PWD$'\x1f'$BASH_COMMAND]-} ]]; then
-              ((${#__agent_guard_okr[@]} < 256)) || __agent_guard_okr=()
-              __agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]=1
-            fi
-          elif [[ $BASH_COMMAND != [@*] ]]; then
-            __agent_guard_ok[$BASH_COMMAND]=1
-          fi
-          \builtin return 0
+          *extdebug* | *func* | *+T*)
+          # A first substring without the whole pattern is no bypass either (as __agent_guard_risky
+          # decides it): a path, `command -v`, `env VAR=x`, … need not read the rest.
+          if [[ $BASH_COMMAND == $__agent_guard_bypass ]]; then __agent_guard_hit=1; else __agent_guard_hit=; fi
           ;;
+        *) __agent_guard_hit= ;;
       esac
+      if [[ -z $__agent_guard_hit ]]; then
+        # Remembered (at most 256 texts, then it starts over).
+        ((${#__agent_guard_ok[@]} < 256)) || __agent_guard_ok=()
+        if [[ $BASH_COMMAND == *'>'* ]] && __agent_guard_maygt "$BASH_COMMAND"; then
+          # (its targets settled: __agent_guard_overwrites remembered the text in this directory)
+          if [[ -n ${__agent_guard_okw[$PWD$'\x1f'$BASH_COMMAND]-} ]]; then
+            ((${#__agent_guard_okr[@]} < 256)) || __agent_guard_okr=()
+            __agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]=1
+          fi
+        elif [[ $BASH_COMMAND != [@*] ]]; then
+          __agent_guard_ok[$BASH_COMMAND]=1
+        fi
+        \builtin return 0
+      fi
     fi
     __agent_guard_risky "$BASH_COMMAND" || \builtin return 0
     __agent_guard_decide "$__agent_guard_t" 2

@@ -244,6 +244,14 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     // redirections that truncate no file: /dev/null, descriptor copies, appends).
     const ok = clean(run(w, ['bash', '-c', 'true; ls >/dev/null 2>&1; for i in 1 2; do echo $i >&2; done 2>/dev/null; rm -f nothing; echo x >> log.txt; echo "st=$?"'], { env }));
     expect([ok.exitCode, ok.stdout]).toEqual([0, 'st=0\n']);
+    // What has a first substring of a bypass but is none, as a harness's command sends it: a path
+    // argument, `command -v`, `env VAR=…`, its shell snapshot sourced by its path (re-exporting the
+    // PATH with the shims first), and its cwd written to a new file.
+    fs.mkdirSync(path.join(w.dir, 'snapshots'));
+    fs.writeFileSync(path.join(w.dir, 'snapshots', 'snapshot-bash-1.sh'), `export PATH='${w.shims}:/usr/bin:/bin'\nif ! command -v rg >/dev/null 2>&1; then alias rg='grep -r'; fi\n`);
+    const harness = clean(run(w, ['bash', '-c', `source ${w.dir}/snapshots/snapshot-bash-1.sh 2>/dev/null || true && ls /usr/share >/dev/null && env LC_ALL=C true && pwd -P >| ${w.dir}/snapshots/claude-1-cwd; echo "st=$?"`], { env }));
+    expect([harness.exitCode, harness.stdout]).toEqual([0, 'st=0\n']);
+    expect(fs.readFileSync(path.join(w.dir, 'snapshots', 'claude-1-cwd'), 'utf8')).toBe(`${w.dir}\n`);
     // A redirection that may truncate a file, and a bypass, need the rest: missing, it refuses them
     // (fail closed), nothing runs.
     const bad = clean(run(w, ['bash', '-c', '/bin/rm -f keep; echo ran'], { env }));
