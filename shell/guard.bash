@@ -268,12 +268,18 @@ __agent_guard_debug() {
   # cheapest test the hook has.
   # A text with a redirection is remembered per directory, with its targets settled for this line
   # (__agent_guard_okr: cleared with __agent_guard_mine): a loop writing one file stays this cheap.
-  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && -n ${__agent_guard_ok[$BASH_COMMAND]-}${__agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]-} && ($PATH == "${AGENT_GUARD_SHIMS-}":* || $PATH == "${__agent_guard_pathok-}") && $- != *x* ]]; then
-    \builtin return 0
-  fi
+  # This function stays this small: bash copies a function's whole body on every call (the trap
+  # calls it before every command), so the rest is __agent_guard_check's, called on a miss.
+  [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && (-n ${__agent_guard_ok[$BASH_COMMAND]-} || -n ${__agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]-}) && ($PATH == "${AGENT_GUARD_SHIMS-}":* || $PATH == "${__agent_guard_pathok-}") && $- != *x* ]] && \builtin return 0
+  __agent_guard_check "$@"
+}
+
+# The trap's work for a text it has not settled before (__agent_guard_debug's caller is the
+# command's own frame: BASH_SOURCE[2] here).
+__agent_guard_check() {
   # This file's own code and the rest's (their functions, and the files while sourced) is not checked. This
   # comes first: extdebug must not be switched on while BASH_ENV is still being read.
-  [[ ${BASH_SOURCE[1]-} != "$__agent_guard_self" && ${BASH_SOURCE[1]-} != "${__agent_guard_rest-}" ]] || \builtin return 0
+  [[ ${BASH_SOURCE[2]-} != "$__agent_guard_self" && ${BASH_SOURCE[2]-} != "${__agent_guard_rest-}" ]] || \builtin return 0
   [[ $BASHOPTS == *extdebug* ]] || \builtin shopt -s extdebug
   # The first command of `bash -c STRING` with the shims active has nothing more to do than any
   # other (phase 3 below checks the whole string only without them).
@@ -288,9 +294,6 @@ __agent_guard_debug() {
     # With the shims active, most commands are done here: no bypass substring, no `$` program word
     # (the first case of __agent_guard_risky, inlined: a function call costs as much as the test).
     if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":* || $PATH == "${__agent_guard_pathok-}") ]]; then
-      # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH it was
-      # started with, on every command): __agent_guard_risky's first exemption, without the rest.
-      [[ $BASH_COMMAND != ?(export )PATH=?([\"\'])"$AGENT_GUARD_SHIMS"?(:*([!\;\&\|\`\$\(\)]))?([\"\']) ]] || \builtin return 0
       case $BASH_COMMAND in
         \$* | \"\$*)
           # A `$name` program word resolved (no side effect): a PATH lookup leaves it to the shims.
@@ -300,6 +303,9 @@ __agent_guard_debug() {
         */[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
           *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
           *extdebug* | *func* | *+T*)
+          # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH it
+          # was started with, on every command): __agent_guard_risky's first exemption.
+          [[ $BASH_COMMAND != ?(export )PATH=?([\"\'])"$AGENT_GUARD_SHIMS"?(:*([!\;\&\|\`\$\(\)]))?([\"\']) ]] || \builtin return 0
           # A first substring without the whole pattern is no bypass either (as __agent_guard_risky
           # decides it): a path, `command -v`, `env VAR=x`, … need not read the rest.
           if [[ $BASH_COMMAND == $__agent_guard_bypass ]]; then
@@ -334,6 +340,12 @@ __agent_guard_debug() {
     __agent_guard_decide "$__agent_guard_t" 2
     \builtin return
   fi
+  __agent_guard_other
+}
+
+# The rest of the trap's work, kept apart for the same reason: a line pending (interactive, the
+# first command of `bash -c` without the shims), quiet mode, xtrace.
+__agent_guard_other() {
   \builtin local __agent_guard_fd=2
   if [[ -n ${__agent_guard_quiet-} ]]; then
     __agent_guard_fd=9
