@@ -11,6 +11,7 @@ import path from 'node:path';
 import { beforeAll, expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { committedRepo } from '../helpers/repo.js';
 
 const area = useSandboxArea('ag-launcher');
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -24,18 +25,8 @@ let R = '';
 const at = (...p: string[]): string => path.join(R, ...p);
 const read = (...p: string[]): string => fs.readFileSync(at(...p), 'utf8');
 
-function git(cwd: string, ...args: string[]): void {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-}
 
-function repo(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'README'), 'readme\n');
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'add', 'README');
-  git(dir, 'commit', '-qm', 'init');
-}
+const repo = committedRepo;
 
 interface Side {
   rc: string;

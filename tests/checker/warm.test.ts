@@ -8,6 +8,7 @@ import path from 'node:path';
 import { beforeAll, expect } from 'vitest';
 import { describeSandboxed, itSandboxed, runSandboxed, useSandboxArea } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/cli.js';
+import { committedRepo, gitT } from '../helpers/repo.js';
 
 const area = useSandboxArea('ag-warm');
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -22,20 +23,8 @@ const at = (...p: string[]): string => path.join(R, ...p);
 const read = (...p: string[]): string => fs.readFileSync(at(...p), 'utf8');
 const readTrim = (...p: string[]): string => read(...p).trim();
 
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
 
-/** A git workspace with a committed README. */
-function repo(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'README'), 'readme\n');
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'add', 'README');
-  git(dir, 'commit', '-qm', 'init');
-}
+const repo = committedRepo;
 
 interface Rec {
   kind: string;
@@ -132,7 +121,7 @@ const CASES: Case[] = [
 
 function equivTemplate(dir: string): void {
   repo(dir);
-  git(dir, 'branch', 'feature');
+  gitT(dir, 'branch', 'feature');
   fs.writeFileSync(path.join(dir, 'a.txt'), 'a\n');
   fs.mkdirSync(path.join(dir, 'dir'));
   fs.writeFileSync(path.join(dir, 'dir', 'b.txt'), 'b\n');

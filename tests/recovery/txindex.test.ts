@@ -11,6 +11,7 @@ import { ensureQuarantine, manifestPath, relocate, withQuarantineLock, type Quar
 import { listTransactions, restore } from '../../src/recovery/restore.js';
 import { INDEX_FILE } from '../../src/recovery/txindex.js';
 import { planGc } from '../../src/recovery/gc.js';
+import { moveOne, placeIn } from '../helpers/quarantine.js';
 
 let rw: string;
 beforeAll(() => {
@@ -20,18 +21,7 @@ afterAll(() => {
   fs.rmSync(rw, { recursive: true, force: true });
 });
 
-function world(name: string): QuarantinePlace {
-  const ws = path.join(rw, name);
-  fs.mkdirSync(ws, { recursive: true });
-  return { root: ws, quarantine: path.join(ws, '.agent-trash') };
-}
-
-function moveOne(q: QuarantinePlace, name: string): string {
-  fs.writeFileSync(path.join(q.root, name), name);
-  const r = relocate(q, [path.join(q.root, name)], { session: 's', command: `rm ${name}`, cwd: q.root });
-  expect(r.status).toBe('done');
-  return r.txid;
-}
+const world = (name: string): QuarantinePlace => placeIn(rw, name);
 
 const indexFile = (q: QuarantinePlace): string => path.join(q.quarantine, INDEX_FILE);
 

@@ -7,10 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { relocate, type QuarantinePlace } from '../../src/recovery/quarantine.js';
+import type { QuarantinePlace } from '../../src/recovery/quarantine.js';
 import { listTransactions, restore } from '../../src/recovery/restore.js';
 import { withFoldedMemory } from '../../src/recovery/txindex.js';
 import { planGc } from '../../src/recovery/gc.js';
+import { moveOne, placeIn } from '../helpers/quarantine.js';
 
 let rw: string;
 beforeAll(() => {
@@ -20,18 +21,7 @@ afterAll(() => {
   fs.rmSync(rw, { recursive: true, force: true });
 });
 
-function world(name: string): QuarantinePlace {
-  const ws = path.join(rw, name);
-  fs.mkdirSync(ws, { recursive: true });
-  return { root: ws, quarantine: path.join(ws, '.agent-trash') };
-}
-
-function moveOne(q: QuarantinePlace, name: string): string {
-  fs.writeFileSync(path.join(q.root, name), name);
-  const r = relocate(q, [path.join(q.root, name)], { session: 's', command: `rm ${name}`, cwd: q.root });
-  expect(r.status).toBe('done');
-  return r.txid;
-}
+const world = (name: string): QuarantinePlace => placeIn(rw, name);
 
 /** The listing made inside the memory, and the same made outside it (as a new process would). */
 function both(q: QuarantinePlace, opts: { items?: boolean } = {}): { warm: unknown; cold: unknown } {
