@@ -121,16 +121,113 @@ __agent_guard_prefilter() {
 # effect) by __agent_guard_varprog. Nothing else starts a process: loop headers, `$(…)`,
 # assignments, pipelines of unguarded programs, `eval`, `bash -c` (the inner commands come through
 # this trap again, or reach the shims).
-# (__agent_guard_bypass, the pattern itself, and the exemptions __agent_guard_prepend and
-# __agent_guard_enableok are defined in guard.bash: its common case uses them too.)
+# (__agent_guard_bypass, the pattern itself, is defined in guard.bash: its common case uses it too.)
 
 
 
+
+# $1 is `PATH=VALUE` where VALUE (quoted as a whole or not) is a prefix of literal directories and
+# `$NAME`/`${NAME}` references, then `:$PATH` or `:${PATH}`: returns 0 when the prefix, resolved from
+# the shell's variables (no side effect), names only absolute directories holding none of the
+# programs the shims cover.
+__agent_guard_prepend() {
+  \builtin local __agent_guard_pv="${1#PATH=}" __agent_guard_pr= __agent_guard_pn
+  case $__agent_guard_pv in
+    \"*\") __agent_guard_pv=${__agent_guard_pv:1:${#__agent_guard_pv}-2} ;;
+  esac
+  case $__agent_guard_pv in
+    *:\$PATH) __agent_guard_pv=${__agent_guard_pv%:\$PATH} ;;
+    *:\$\{PATH\}) __agent_guard_pv=${__agent_guard_pv%:\$\{PATH\}} ;;
+    *) \builtin return 1 ;;
+  esac
+  while [[ -n $__agent_guard_pv ]]; do
+    case $__agent_guard_pv in
+      \$\{[A-Za-z_]*\}*)
+        __agent_guard_pn=${__agent_guard_pv:2} __agent_guard_pn=${__agent_guard_pn%%\}*}
+        [[ $__agent_guard_pn != *[!A-Za-z0-9_]* ]] || \builtin return 1
+        __agent_guard_pv=${__agent_guard_pv:${#__agent_guard_pn}+3}
+        ;;
+      \$[A-Za-z_]*)
+        __agent_guard_pn=${__agent_guard_pv:1} __agent_guard_pn=${__agent_guard_pn%%[!A-Za-z0-9_]*}
+        __agent_guard_pv=${__agent_guard_pv:${#__agent_guard_pn}+1}
+        ;;
+      [/:A-Za-z0-9._+@%-]*)
+        __agent_guard_pn=${__agent_guard_pv%%[!/:A-Za-z0-9._+@%-]*}
+        __agent_guard_pr+=$__agent_guard_pn __agent_guard_pv=${__agent_guard_pv:${#__agent_guard_pn}}
+        \builtin continue
+        ;;
+      *) \builtin return 1 ;;
+    esac
+    [[ $__agent_guard_pn != PATH && -n ${!__agent_guard_pn-} ]] || \builtin return 1
+    __agent_guard_pr+=${!__agent_guard_pn}
+  done
+  [[ -n $__agent_guard_pr ]] && __agent_guard_clearto "$__agent_guard_pr" ''
+}
+
+# $1 starts with a variable as its program (`$x -rf y`, `"${RM}" y`): sets __agent_guard_t to the
+# text with that variable's value in its place and returns 0 when that value holds a `/` (a program
+# named by a path, which the shims do not see) and the resolved text is a bypass (a guarded program
+# by its path, `sudo`, …), so that the checker sees what will run; nothing when a PATH lookup
+# decides it (returns 1). Positional parameters (`"$@"` in a wrapper function) are not resolved (the trap
+# function has its own): docs/limitations.md.
+__agent_guard_varprog() {
+  # (the locals carry the guard's prefix: ${!name} must not find one of them instead of the user's)
+  \builtin local __agent_guard_vs="$1" __agent_guard_vn __agent_guard_vr __agent_guard_vq=
+  case $__agent_guard_vs in
+    '"${'*) __agent_guard_vq='}"' __agent_guard_vs=${__agent_guard_vs:3} ;;
+    '"$'*) __agent_guard_vq='"' __agent_guard_vs=${__agent_guard_vs:2} ;;
+    '${'*) __agent_guard_vq='}' __agent_guard_vs=${__agent_guard_vs:2} ;;
+    '$'*) __agent_guard_vs=${__agent_guard_vs:1} ;;
+    *) \builtin return 1 ;;
+  esac
+  __agent_guard_vn=${__agent_guard_vs%%[!A-Za-z0-9_]*}
+  __agent_guard_vr=${__agent_guard_vs:${#__agent_guard_vn}}
+  [[ $__agent_guard_vn == [A-Za-z_]* && $__agent_guard_vr == "$__agent_guard_vq"* ]] || \builtin return 1
+  __agent_guard_vr=${__agent_guard_vr:${#__agent_guard_vq}} __agent_guard_vs=${!__agent_guard_vn-}
+  [[ $__agent_guard_vs == */* ]] || \builtin return 1
+  if [[ $__agent_guard_vq == *'"' ]]; then
+    \builtin printf -v __agent_guard_t '%q%s' "$__agent_guard_vs" "$__agent_guard_vr"
+  else
+    __agent_guard_t=$__agent_guard_vs$__agent_guard_vr
+  fi
+  # Only what the resolved text takes past the shims counts (`$RM -rf x` with RM=/bin/rm), not any
+  # program named by a path (pyenv's `"$READLINK" "$1"` on every python3 call).
+  [[ $__agent_guard_t == $__agent_guard_bypass ]]
+}
+
+# Names whose builtin would take a command past the shims or break the hook: the same list as
+# GUARDED_BUILTINS in src/enforce/tamper.ts (tests/shell/tamper.test.ts keeps them in step).
+__agent_guard_guarded='@(rm|rmdir|unlink|shred|git|find|srm|wipe|xargs|parallel|mv|cp|truncate|rsync|enable|builtin|command|trap|shopt|set|unset|local|return|exit|kill|printf|eval|source|.|declare|typeset|history|hash|type|exec|bash|sh|zsh|env|sudo|node)'
+
+# $1 is an `enable` command: returns 0 when every builtin it names is a plain name outside
+# __agent_guard_guarded (options, the -f library and redirections aside; __agent_guard_lib marks a
+# word to skip).
+__agent_guard_enableok() {
+  \builtin local -a __agent_guard_w
+  \builtin local __agent_guard_x __agent_guard_lib=
+  \builtin read -r -a __agent_guard_w <<<"${1#enable }" || :
+  for __agent_guard_x in "${__agent_guard_w[@]}"; do
+    if [[ -n $__agent_guard_lib ]]; then
+      __agent_guard_lib=
+      continue
+    fi
+    case $__agent_guard_x in
+      -*f) __agent_guard_lib=1 ;;
+      -[adnps]*) ;;
+      [\<\>] | [0-9][\<\>] | [\<\>][\>\&] | [0-9][\<\>][\>\&] | \&\>) __agent_guard_lib=1 ;; # its target follows
+      [0-9][\<\>]* | [\<\>]* | \&\>*) ;;
+      *[!A-Za-z0-9_-]*) \builtin return 1 ;;
+      *) [[ $__agent_guard_x != $__agent_guard_guarded ]] || \builtin return 1 ;;
+    esac
+  done
+  [[ -z $__agent_guard_lib ]]
+}
 
 # Sets __agent_guard_t to the text the checker must see and returns 0; returns 1 when $1 needs no
 # check. With the shims active, the bypass filter; otherwise the prefilter.
 __agent_guard_risky() {
   __agent_guard_t=$1
+  [[ -n ${__agent_guard_bpok-} ]] || __agent_guard_bpcheck
   if __agent_guard_shims_active; then
     # First substrings every bypass must contain, as plain patterns (about 20 µs for all of them;
     # the extended pattern below costs ten times more, so it runs only on a hit).

@@ -104,108 +104,18 @@ __agent_guard_bypass='@(*/@(rm|rmdir|unlink|shred|git|find|xargs|parallel|srm|wi
 '|?(*[[:space:];&|(){}!`"'\''])PATH=!(?(\")\$?({)PATH*)|*unset*PATH*'\
 '|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
 '|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*)'
-# A bash that does not apply extended globs in [[ == ]] sends every text (bash 5 does).
-if ! [[ '/bin/rm x' == $__agent_guard_bypass && 'x; sudo rm' == $__agent_guard_bypass ]] ||
-  [[ 'rm -rf x' == $__agent_guard_bypass || 'command -v git' == $__agent_guard_bypass ]]; then
-  __agent_guard_bypass='*'
-fi
-
-# $1 is `PATH=VALUE` where VALUE (quoted as a whole or not) is a prefix of literal directories and
-# `$NAME`/`${NAME}` references, then `:$PATH` or `:${PATH}`: returns 0 when the prefix, resolved from
-# the shell's variables (no side effect), names only absolute directories holding none of the
-# programs the shims cover.
-__agent_guard_prepend() {
-  \builtin local __agent_guard_pv="${1#PATH=}" __agent_guard_pr= __agent_guard_pn
-  case $__agent_guard_pv in
-    \"*\") __agent_guard_pv=${__agent_guard_pv:1:${#__agent_guard_pv}-2} ;;
-  esac
-  case $__agent_guard_pv in
-    *:\$PATH) __agent_guard_pv=${__agent_guard_pv%:\$PATH} ;;
-    *:\$\{PATH\}) __agent_guard_pv=${__agent_guard_pv%:\$\{PATH\}} ;;
-    *) \builtin return 1 ;;
-  esac
-  while [[ -n $__agent_guard_pv ]]; do
-    case $__agent_guard_pv in
-      \$\{[A-Za-z_]*\}*)
-        __agent_guard_pn=${__agent_guard_pv:2} __agent_guard_pn=${__agent_guard_pn%%\}*}
-        [[ $__agent_guard_pn != *[!A-Za-z0-9_]* ]] || \builtin return 1
-        __agent_guard_pv=${__agent_guard_pv:${#__agent_guard_pn}+3}
-        ;;
-      \$[A-Za-z_]*)
-        __agent_guard_pn=${__agent_guard_pv:1} __agent_guard_pn=${__agent_guard_pn%%[!A-Za-z0-9_]*}
-        __agent_guard_pv=${__agent_guard_pv:${#__agent_guard_pn}+1}
-        ;;
-      [/:A-Za-z0-9._+@%-]*)
-        __agent_guard_pn=${__agent_guard_pv%%[!/:A-Za-z0-9._+@%-]*}
-        __agent_guard_pr+=$__agent_guard_pn __agent_guard_pv=${__agent_guard_pv:${#__agent_guard_pn}}
-        \builtin continue
-        ;;
-      *) \builtin return 1 ;;
-    esac
-    [[ $__agent_guard_pn != PATH && -n ${!__agent_guard_pn-} ]] || \builtin return 1
-    __agent_guard_pr+=${!__agent_guard_pn}
-  done
-  [[ -n $__agent_guard_pr ]] && __agent_guard_clearto "$__agent_guard_pr" ''
-}
-
-# Names whose builtin would take a command past the shims or break the hook: the same list as
-# GUARDED_BUILTINS in src/enforce/tamper.ts (tests/shell/tamper.test.ts keeps them in step).
-__agent_guard_guarded='@(rm|rmdir|unlink|shred|git|find|srm|wipe|xargs|parallel|mv|cp|truncate|rsync|enable|builtin|command|trap|shopt|set|unset|local|return|exit|kill|printf|eval|source|.|declare|typeset|history|hash|type|exec|bash|sh|zsh|env|sudo|node)'
-
-# $1 is an `enable` command: returns 0 when every builtin it names is a plain name outside
-# __agent_guard_guarded (options, the -f library and redirections aside; __agent_guard_lib marks a
-# word to skip).
-__agent_guard_enableok() {
-  \builtin local -a __agent_guard_w
-  \builtin local __agent_guard_x __agent_guard_lib=
-  \builtin read -r -a __agent_guard_w <<<"${1#enable }" || :
-  for __agent_guard_x in "${__agent_guard_w[@]}"; do
-    if [[ -n $__agent_guard_lib ]]; then
-      __agent_guard_lib=
-      continue
-    fi
-    case $__agent_guard_x in
-      -*f) __agent_guard_lib=1 ;;
-      -[adnps]*) ;;
-      [\<\>] | [0-9][\<\>] | [\<\>][\>\&] | [0-9][\<\>][\>\&] | \&\>) __agent_guard_lib=1 ;; # its target follows
-      [0-9][\<\>]* | [\<\>]* | \&\>*) ;;
-      *[!A-Za-z0-9_-]*) \builtin return 1 ;;
-      *) [[ $__agent_guard_x != $__agent_guard_guarded ]] || \builtin return 1 ;;
-    esac
-  done
-  [[ -z $__agent_guard_lib ]]
-}
-
-# $1 starts with a variable as its program (`$x -rf y`, `"${RM}" y`): sets __agent_guard_t to the
-# text with that variable's value in its place and returns 0 when that value holds a `/` (a program
-# named by a path, which the shims do not see) and the resolved text is a bypass (a guarded program
-# by its path, `sudo`, …), so that the checker sees what will run; nothing when a PATH lookup
-# decides it (returns 1). Positional parameters (`"$@"` in a wrapper function) are not resolved (the trap
-# function has its own): docs/limitations.md.
-__agent_guard_varprog() {
-  # (the locals carry the guard's prefix: ${!name} must not find one of them instead of the user's)
-  \builtin local __agent_guard_vs="$1" __agent_guard_vn __agent_guard_vr __agent_guard_vq=
-  case $__agent_guard_vs in
-    '"${'*) __agent_guard_vq='}"' __agent_guard_vs=${__agent_guard_vs:3} ;;
-    '"$'*) __agent_guard_vq='"' __agent_guard_vs=${__agent_guard_vs:2} ;;
-    '${'*) __agent_guard_vq='}' __agent_guard_vs=${__agent_guard_vs:2} ;;
-    '$'*) __agent_guard_vs=${__agent_guard_vs:1} ;;
-    *) \builtin return 1 ;;
-  esac
-  __agent_guard_vn=${__agent_guard_vs%%[!A-Za-z0-9_]*}
-  __agent_guard_vr=${__agent_guard_vs:${#__agent_guard_vn}}
-  [[ $__agent_guard_vn == [A-Za-z_]* && $__agent_guard_vr == "$__agent_guard_vq"* ]] || \builtin return 1
-  __agent_guard_vr=${__agent_guard_vr:${#__agent_guard_vq}} __agent_guard_vs=${!__agent_guard_vn-}
-  [[ $__agent_guard_vs == */* ]] || \builtin return 1
-  if [[ $__agent_guard_vq == *'"' ]]; then
-    \builtin printf -v __agent_guard_t '%q%s' "$__agent_guard_vs" "$__agent_guard_vr"
-  else
-    __agent_guard_t=$__agent_guard_vs$__agent_guard_vr
+# A bash that does not apply extended globs in [[ == ]] sends every text (bash 5 does). Checked on
+# the pattern's first use, not at start: the four matches cost every `bash -c` about 0.6 ms.
+__agent_guard_bpcheck() {
+  __agent_guard_bpok=1
+  if ! [[ '/bin/rm x' == $__agent_guard_bypass && 'x; sudo rm' == $__agent_guard_bypass ]] ||
+    [[ 'rm -rf x' == $__agent_guard_bypass || 'command -v git' == $__agent_guard_bypass ]]; then
+    __agent_guard_bypass='*'
   fi
-  # Only what the resolved text takes past the shims counts (`$RM -rf x` with RM=/bin/rm), not any
-  # program named by a path (pyenv's `"$READLINK" "$1"` on every python3 call).
-  [[ $__agent_guard_t == $__agent_guard_bypass ]]
 }
+
+
+
 
 # Returns 0 when the text $1 (which holds a `>`) may hold a redirection that truncates a file, so
 # that the redirection reader (__agent_guard_overwrites, in the rest) must look; 1 when every `>`
@@ -295,11 +205,7 @@ __agent_guard_check() {
     # (the first case of __agent_guard_risky, inlined: a function call costs as much as the test).
     if [[ -n ${AGENT_GUARD_SHIMS-} && ($PATH == "$AGENT_GUARD_SHIMS" || $PATH == "$AGENT_GUARD_SHIMS":* || $PATH == "${__agent_guard_pathok-}") ]]; then
       case $BASH_COMMAND in
-        \$* | \"\$*)
-          # A `$name` program word resolved (no side effect): a PATH lookup leaves it to the shims.
-          __agent_guard_varprog "$BASH_COMMAND" || \builtin return 0
-          __agent_guard_hit=1
-          ;;
+        \$* | \"\$*) __agent_guard_hit=1 ;;
         */[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
           *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
           *extdebug* | *func* | *+T*)
@@ -308,16 +214,10 @@ __agent_guard_check() {
           [[ $BASH_COMMAND != ?(export )PATH=?([\"\'])"$AGENT_GUARD_SHIMS"?(:*([!\;\&\|\`\$\(\)]))?([\"\']) ]] || \builtin return 0
           # A first substring without the whole pattern is no bypass either (as __agent_guard_risky
           # decides it): a path, `command -v`, `env VAR=x`, … need not read the rest.
-          if [[ $BASH_COMMAND == $__agent_guard_bypass ]]; then
-            # __agent_guard_risky's exemptions, which tool managers meet on every call (pyenv's
-            # `export PATH="${PYENV_BIN_PATH}:${PATH}"`, its `enable -f … realpath`): not remembered,
-            # the first depends on the variables and the directories.
-            [[ $BASH_COMMAND == ?(export )PATH=* ]] && __agent_guard_prepend "${BASH_COMMAND#export }" && \builtin return 0
-            [[ $BASH_COMMAND == enable\ * ]] && __agent_guard_enableok "$BASH_COMMAND" && \builtin return 0
-            __agent_guard_hit=1
-          else
-            __agent_guard_hit=
-          fi
+          # (a bypass goes to __agent_guard_risky, in the rest, for its exemptions: a PATH prepend of
+          # directories without the shimmed programs, a harmless `enable -f`.)
+          [[ -n ${__agent_guard_bpok-} ]] || __agent_guard_bpcheck
+          if [[ $BASH_COMMAND == $__agent_guard_bypass ]]; then __agent_guard_hit=1; else __agent_guard_hit=; fi
           ;;
         *) __agent_guard_hit= ;;
       esac

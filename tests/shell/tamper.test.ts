@@ -13,7 +13,7 @@ const REAL_LINES = fs
   .readFileSync(path.join(FIXTURES, 'tool-manager-lines.txt'), 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '' && !l.startsWith('#'));
-const GUARD_BASH = path.resolve(import.meta.dirname, '../../shell/guard.bash');
+const GUARD_BASH = path.resolve(import.meta.dirname, '../../shell/guard-rest.bash');
 
 describe('what counts as tampering', () => {
   it.each(REAL_LINES)('the real tool-manager line runs: %s', (line) => {
