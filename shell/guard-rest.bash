@@ -123,9 +123,6 @@ __agent_guard_prefilter() {
 # this trap again, or reach the shims).
 # (__agent_guard_bypass, the pattern itself, is defined in guard.bash: its common case uses it too.)
 
-
-
-
 # $1 is `PATH=VALUE` where VALUE (quoted as a whole or not) is a prefix of literal directories and
 # `$NAME`/`${NAME}` references, then `:$PATH` or `:${PATH}`: returns 0 when the prefix, resolved from
 # the shell's variables (no side effect), names only absolute directories holding none of the
@@ -478,9 +475,9 @@ __agent_guard_overwrites() {
       else
         x=$w
       fi
-      [[ $x == /* ]] || x=$PWD/$x
       # one name per file for what this shell wrote: ./x, a//b
-      while [[ $x == *//* || $x == */./* ]]; do x=${x//\/.\//\/} x=${x//\/\//\/}; done
+      __agent_guard_abs "$x"
+      x=$__agent_guard_nx
       # a device or a descriptor (/dev/null, /dev/stdout, /dev/fd/1, /proc/self/fd/1): not a file here
       [[ $x != /dev/* && $x != /proc/* ]] || continue
       [[ -z ${__agent_guard_mine[$x]-} ]] || continue

@@ -114,9 +114,6 @@ __agent_guard_bpcheck() {
   fi
 }
 
-
-
-
 # Returns 0 when the text $1 (which holds a `>`) may hold a redirection that truncates a file, so
 # that the redirection reader (__agent_guard_overwrites, in the rest) must look; 1 when every `>`
 # is one of the forms that never do: `>>` appends, a descriptor copy or close (`2>&1`, `>&2`, `>&-`),
@@ -127,6 +124,16 @@ __agent_guard_maygt() {
   [[ $t == *'>'* ]]
 }
 
+# One absolute name for a file this shell writes ($1, relative to $PWD: ./x and a//b collapsed), in
+# __agent_guard_nx: the key of __agent_guard_mine.
+__agent_guard_abs() {
+  __agent_guard_nx=$1
+  [[ $__agent_guard_nx == /* ]] || __agent_guard_nx=$PWD/$__agent_guard_nx
+  while [[ $__agent_guard_nx == *//* || $__agent_guard_nx == */./* ]]; do
+    __agent_guard_nx=${__agent_guard_nx//\/.\//\/} __agent_guard_nx=${__agent_guard_nx//\/\//\/}
+  done
+}
+
 # Returns 0 when the text's one truncating redirection is a trailing `[N]>[|] WORD` whose WORD, a
 # plain path, names nothing yet: there is nothing to keep, so the rest need not be read (the cwd file
 # a harness writes after every command). The file is this shell's own from now on, as the
@@ -134,9 +141,8 @@ __agent_guard_maygt() {
 __agent_guard_newfile() {
   \builtin local x='^([^>]*[^>0-9])?[0-9]*[>][|]? *([A-Za-z0-9_./+,:@%=-]+)$'
   [[ $1 =~ $x ]] || \builtin return 1
-  x=${BASH_REMATCH[2]}
-  [[ $x == /* ]] || x=$PWD/$x
-  while [[ $x == *//* || $x == */./* ]]; do x=${x//\/.\//\/} x=${x//\/\//\/}; done
+  __agent_guard_abs "${BASH_REMATCH[2]}"
+  x=$__agent_guard_nx
   [[ $x != /dev/* && $x != /proc/* && ! -e $x && ! -L $x ]] || \builtin return 1
   ((${#__agent_guard_mine[@]} < 4096)) || __agent_guard_mine=()
   __agent_guard_mine[$x]=1

@@ -189,53 +189,52 @@ export function serve(dir: string, env: Env): number {
     if (req.name === HOOK_REQUEST) return handleHook(s, req.pid, req.argc);
     const client = readClient(req.pid, req.argc, req.name, uid);
     if (typeof client === 'string') return answer(s, COLD + '\n');
-    hook('kill-before-decide');
-    const out: Output[] = [];
-    let directive: string;
-    let flush: () => void;
-    try {
-      // The probes' own children (git hooks, fsmonitor) must not wait for this busy server.
-      const cenv = { ...client.env, [CHECKER_ENV.dir]: '' };
-      // The best-effort records (completions, the audit decision) are written after the answer.
-      const done = deferringRecords(() =>
-        shim(req.name, req.real, client.args, {
-          env: cenv,
-          cwd: client.cwd,
-          io: { stdout: (t) => out.push({ fd: 1, text: t }), stderr: (t) => out.push({ fd: 2, text: t }) },
-          ask: () => {
-            throw new ColdAnswer('a question for the terminal');
-          },
-        }),
-      );
-      flush = done.flush;
-      directive = 'd' + formatDirective(done.value).replace(/\n$/, '');
-    } catch {
-      // Nothing was done before a question (rm -i); after any other failure the cold path decides
-      // again on the disk as it is now, exactly as after a crash.
-      return answer(s, COLD + '\n');
-    }
-    hook('kill-after-compensate');
-    answer(s, frames(out, directive), () => hook('kill-after-answer'));
-    flush();
-    lastActive = Date.now();
+    // The probes' own children (git hooks, fsmonitor) must not wait for this busy server.
+    const cenv = { ...client.env, [CHECKER_ENV.dir]: '' };
+    serveWork(s, () => {
+      const out: Output[] = [];
+      const d = shim(req.name, req.real, client.args, {
+        env: cenv,
+        cwd: client.cwd,
+        io: { stdout: (t) => out.push({ fd: 1, text: t }), stderr: (t) => out.push({ fd: 2, text: t }) },
+        ask: () => {
+          // Nothing was done before a question (rm -i): the cold path asks it.
+          throw new ColdAnswer('a question for the terminal');
+        },
+      });
+      return { out, last: 'd' + formatDirective(d).replace(/\n$/, '') };
+    });
   };
 
-  /** A bash/zsh hook's text (shell/hook-client.sh): hook-shell's decision, its messages, `dexit N`. */
-  const handleHook = (s: Slot, pid: number, argc: number): void => {
+  /** One request's decision and compensation (`work`: the answer's output and last frame, or null
+   *  to send the client cold), with its best-effort records (completions, the audit decision)
+   *  written after the answer. A throw is cold too: the cold path decides again on the disk as it
+   *  is now, exactly as after a crash. */
+  const serveWork = (s: Slot, work: () => { out: Output[]; last: string } | null): void => {
     hook('kill-before-decide');
-    let done: { value: ReturnType<typeof serveHook>; flush: () => void };
+    let done: { value: { out: Output[]; last: string } | null; flush: () => void };
     try {
-      done = deferringRecords(() => serveHook(pid, argc, uid));
+      done = deferringRecords(work);
     } catch {
       return answer(s, COLD + '\n');
     }
     const served = done.value;
-    if (typeof served === 'string') return answer(s, COLD + '\n');
+    if (served === null) {
+      done.flush();
+      return answer(s, COLD + '\n');
+    }
     hook('kill-after-compensate');
-    answer(s, frames(served.out, `dexit ${served.code}`), () => hook('kill-after-answer'));
+    answer(s, frames(served.out, served.last), () => hook('kill-after-answer'));
     done.flush();
     lastActive = Date.now();
   };
+
+  /** A bash/zsh hook's text (shell/hook-client.sh): hook-shell's decision, its messages, `dexit N`. */
+  const handleHook = (s: Slot, pid: number, argc: number): void =>
+    serveWork(s, () => {
+      const served = serveHook(pid, argc, uid);
+      return typeof served === 'string' ? null : { out: served.out, last: `dexit ${served.code}` };
+    });
 
   /** A runtime guard's deletion (the Python guard): runtimeDelete with the client's environment
    *  and the request's cwd, as `agent-guard runtime-delete` decides it; the verdict as one `o` line. */
@@ -246,22 +245,12 @@ export function serve(dir: string, env: Env): number {
     if (typeof proc === 'string') return answer(s, COLD + '\n');
     const req = parseDeleteRequest(json, { ...proc.env, [CHECKER_ENV.dir]: '' });
     if (typeof req === 'string') return answer(s, COLD + '\n');
-    hook('kill-before-decide');
-    const out: Output[] = [];
-    let verdict: string;
-    let flush: () => void;
-    try {
-      const done = deferringRecords(() => runtimeDelete(req, (t) => out.push({ fd: 2, text: t })));
-      flush = done.flush;
-      verdict = JSON.stringify(done.value);
-    } catch {
-      return answer(s, COLD + '\n');
-    }
-    hook('kill-after-compensate');
-    out.push({ fd: 1, text: verdict + '\n' });
-    answer(s, frames(out, 'dexit 0'), () => hook('kill-after-answer'));
-    flush();
-    lastActive = Date.now();
+    serveWork(s, () => {
+      const out: Output[] = [];
+      const verdict = JSON.stringify(runtimeDelete(req, (t) => out.push({ fd: 2, text: t })));
+      out.push({ fd: 1, text: verdict + '\n' });
+      return { out, last: 'dexit 0' };
+    });
   };
 
   const onData = (s: Slot, chunk: Buffer): void => {
