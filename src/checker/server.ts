@@ -24,6 +24,7 @@ import { readClient, readProcess } from './proc.js';
 import { runtimeDelete } from '../runtime/delete.js';
 import { parseDeleteRequest } from '../runtime/request.js';
 import { deferringRecords } from '../enforce/index.js';
+import { dropSpares, enableSpares, refillSpares } from '../recovery/spare.js';
 import { HOOK_REQUEST, serveHook } from './hook-request.js';
 
 /** Thrown by the `ask` callback: a terminal question cannot be asked from here (rm -i). */
@@ -226,6 +227,8 @@ export function serve(dir: string, env: Env): number {
     hook('kill-after-compensate');
     answer(s, frames(served.out, served.last), () => hook('kill-after-answer'));
     done.flush();
+    // The next transaction's directory, made while the client exits (spare.ts).
+    refillSpares();
     lastActive = Date.now();
   };
 
@@ -292,6 +295,7 @@ export function serve(dir: string, env: Env): number {
     if (stopping) return;
     stopping = true;
     clearInterval(timer);
+    dropSpares();
     // Names first, so no new client finds the endpoint; then the descriptors (clients still
     // waiting get an end-of-file and take the cold path).
     for (const s of slots) {
@@ -342,6 +346,7 @@ export function serve(dir: string, env: Env): number {
   }
   unlink(file(START_FILE));
   unlink(file(FAILED_FILE)); // an earlier start's failure is history now
+  enableSpares();
   timer = setInterval(tick, Math.min(TICK_MS, idle / 2));
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => stop(0));
   process.on('uncaughtException', (err) => {

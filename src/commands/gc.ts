@@ -61,6 +61,7 @@ function planJson(plan: GcPlan): Record<string, unknown> {
     eligible: plan.eligible.map((c) => ({ txid: c.txid, ts: c.ts, ageSeconds: c.ageMs === null ? null : Math.floor(c.ageMs / 1000), bytes: c.bytes, why: c.why, ...(c.regenerable ? { regenerable: true } : {}) })),
     unfinished: plan.unfinished,
     staging: plan.staging.map((c) => ({ txid: c.txid, path: c.path, bytes: c.bytes })),
+    spares: plan.spares.length,
     corruptRecords: plan.corrupt,
   };
 }
@@ -127,7 +128,8 @@ function gcOne(place: QuarantinePlace, opts: GcCliOptions, ctx: CommandContext, 
       }
       if (plan.unfinished.length > 0) lines.push(`${plan.unfinished.length} purged transaction(s) still have files (${formatBytes(plan.unfinished.reduce((n, u) => n + u.bytes, 0))}); gc --execute removes them`);
       if (plan.staging.length > 0) lines.push(`${plan.staging.length} partial copy(ies) left by interrupted moves (${formatBytes(plan.staging.reduce((n, c) => n + c.bytes, 0))}); gc --execute removes them (the originals were never removed)`);
-      if (plan.eligible.length > 0 || plan.unfinished.length > 0 || plan.staging.length > 0) lines.push('run `agent-guard gc --execute` to purge');
+      if (plan.spares.length > 0) lines.push(`${plan.spares.length} empty spare director(ies) left by a stopped checker; gc --execute removes them`);
+      if (plan.eligible.length > 0 || plan.unfinished.length > 0 || plan.staging.length > 0 || plan.spares.length > 0) lines.push('run `agent-guard gc --execute` to purge');
       ctx.io.stdout(lines.join('\n') + '\n');
     }
     if (plan.corrupt > 0 && !opts.json) ctx.io.stderr(`warning: ${plan.corrupt} unreadable manifest line(s) skipped\n`);
@@ -149,6 +151,7 @@ function gcOne(place: QuarantinePlace, opts: GcCliOptions, ctx: CommandContext, 
         purged: out.purged.map((c) => ({ txid: c.txid, bytes: c.bytes, why: c.why })),
         finished: out.finished,
         stagingRemoved: out.staging.map((c) => ({ txid: c.txid, path: c.path, bytes: c.bytes })),
+        sparesRemoved: out.spares,
         failed: out.failed,
         freedBytes: out.freedBytes,
       }) + '\n',
@@ -159,6 +162,7 @@ function gcOne(place: QuarantinePlace, opts: GcCliOptions, ctx: CommandContext, 
     if (plan.eligible.length > 0) lines.push(rowsFor(plan, (txid) => (done.has(txid) ? 'purged' : 'FAILED')));
     if (out.finished.length > 0) lines.push(`finished the removal of ${out.finished.length} previously purged transaction(s)`);
     if (out.staging.length > 0) lines.push(`removed ${out.staging.length} partial copy(ies) left by interrupted moves`);
+    if (out.spares > 0) lines.push(`removed ${out.spares} empty spare director(ies)`);
     ctx.io.stdout(lines.join('\n') + '\n');
     for (const f of out.failed) ctx.io.stderr(`agent-guard gc: ${f.txid}: ${f.error}\n`);
   }

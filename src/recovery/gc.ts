@@ -11,6 +11,7 @@ import { auditPath, manifestPath, processGone, withQuarantineLock, type Quaranti
 import { listTransactions, type Transaction } from './restore.js';
 import { dirEntries, INDEX_FILE, itemDest, loadFolded, tx, type Folded, type TxRow } from './txindex.js';
 import { dropKeptRefs } from './snapshot.js';
+import { SPARE_NAME } from './spare.js';
 import type { GitRunner } from '../probe/git.js';
 
 /** Retention period: a restorable transaction older than this is eligible. */
@@ -80,6 +81,9 @@ export interface GcPlan {
    *  made them is gone or a day has passed: the origin still holds the data. Removed by
    *  `gc --execute` (audited), never counted as a transaction's content. */
   staging: StagingCopy[];
+  /** Spare transaction directories (spare.ts) of warm checkers that are gone: empty directories,
+   *  removed by `gc --execute` with rmdir (one that holds anything is left alone). Names. */
+  spares: string[];
   /** Unreadable manifest lines (skipped). */
   corrupt: number;
 }
@@ -145,6 +149,8 @@ export interface GcOutcome {
   freedBytes: number;
   /** Staging copies removed. */
   staging: StagingCopy[];
+  /** Spare directories removed. */
+  spares: number;
 }
 
 function lstatOrNull(p: string | Buffer): fs.Stats | null {
@@ -361,8 +367,26 @@ export function planGc(q: QuarantinePlace, opts: GcOptions = {}): GcPlan {
     quarantineBytes: use.total,
     unfinished,
     staging: findStaging(q, folded, nowMs),
+    spares: leftSpares(q.quarantine, use.names),
     corrupt,
   };
+}
+
+/** The spares (spare.ts) in the quarantine whose process is gone and that are empty real directories. */
+function leftSpares(quarantine: string, names: Set<string>): string[] {
+  const out: string[] = [];
+  for (const name of names) {
+    const m = SPARE_NAME.exec(name);
+    if (!m || !processGone(Number(m[1]))) continue;
+    const p = path.join(quarantine, name);
+    const st = lstatOrNull(p);
+    try {
+      if (st?.isDirectory() && fs.readdirSync(p).length === 0) out.push(name);
+    } catch {
+      // unreadable: left alone
+    }
+  }
+  return out;
 }
 
 /** `<quarantine>/<txid>` if it is safe to remove: a txid, directly under the (physical) quarantine,
@@ -382,7 +406,7 @@ function txDir(physicalQuarantine: string, txid: string): string {
  *  written, nothing is removed), then `<quarantine>/<txid>` is removed with fs.rmSync, which unlinks
  *  symlinks inside rather than following them. Nothing else is ever removed. */
 export function executeGc(q: QuarantinePlace, plan: GcPlan, opts: GcExecuteOptions): GcOutcome {
-  if (plan.eligible.length === 0 && plan.unfinished.length === 0 && plan.staging.length === 0) return { purged: [], finished: [], failed: [], freedBytes: 0, staging: [] };
+  if (plan.eligible.length === 0 && plan.unfinished.length === 0 && plan.staging.length === 0 && plan.spares.length === 0) return { purged: [], finished: [], failed: [], freedBytes: 0, staging: [], spares: 0 };
   // Under the quarantine's lock: a restore of the same transaction waits, and then finds it purged
   // (or gc finds it restored and leaves it).
   return withQuarantineLock(q, () => executeLocked(q, plan, opts));
@@ -395,7 +419,7 @@ export interface GcExecuteOptions {
 }
 
 function executeLocked(q: QuarantinePlace, plan: GcPlan, opts: GcExecuteOptions): GcOutcome {
-  const out: GcOutcome = { purged: [], finished: [], failed: [], freedBytes: 0, staging: [] };
+  const out: GcOutcome = { purged: [], finished: [], failed: [], freedBytes: 0, staging: [], spares: 0 };
   let physical: string;
   try {
     physical = fs.realpathSync(q.quarantine);
@@ -469,6 +493,16 @@ function executeLocked(q: QuarantinePlace, plan: GcPlan, opts: GcExecuteOptions)
       out.freedBytes += c.bytes;
     } catch (err) {
       out.failed.push({ txid: c.txid, recorded: false, error: `the staging copy ${c.path} was not removed: ${(err as Error).message}` });
+    }
+  }
+  // Empty directories: rmdir removes nothing else, and one that holds anything now stays.
+  for (const name of plan.spares) {
+    if (!SPARE_NAME.test(name)) continue;
+    try {
+      fs.rmdirSync(path.join(physical, name));
+      out.spares++;
+    } catch {
+      // gone, or not empty any more: left alone
     }
   }
   return out;

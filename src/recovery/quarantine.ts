@@ -1,6 +1,7 @@
-// Relocation: the compensation for filesystem deletes. Each target moves into
-// `<quarantine>/<txid>/<path relative to the workspace>`, after a durable write-ahead intent, so the
-// command that runs next finds nothing and the user can get everything back (`restore`).
+// Relocation: the compensation for filesystem deletes. Each target moves into its transaction's
+// directory, `<quarantine>/<txid>/`, after a durable write-ahead intent, so the command that runs next
+// finds nothing and the user can get everything back (`restore`). A transaction of one target holds
+// it by its name (`<txid>/<name>`); one of several by their paths relative to the workspace.
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, appendRecords, encodePath, type NewRecord } from './records.js';
@@ -8,6 +9,7 @@ import { isWithin } from '../classifier/paths.js';
 import { exists } from '../probe/fs.js';
 import { bdirname, bIsWithin, bjoin, brelative, depth, display, toBytes } from './bpath.js';
 import { ensureZoneQuarantine } from './zonetrash.js';
+import { makeTxDir } from './spare.js';
 import type { QuarantinePlace } from '../workspace.js';
 
 export type { QuarantinePlace };
@@ -258,8 +260,13 @@ export function byFilesystem(quarantine: string, targets: readonly (string | Buf
   return out;
 }
 
-/** Where a target goes inside the transaction: its path relative to the workspace. */
-function destFor(root: Buffer, quarantine: Buffer, txid: string, origin: Buffer): Buffer {
+/** Where a target goes inside the transaction. The only target of a transaction: its name, so no
+ *  directory is made below the transaction's own (each mkdir of a fresh directory cost up to 2 ms
+ *  here, docs/performance.md); one of several: its path relative to the workspace (`.outside/<path>`
+ *  for one outside it), which keeps same-named targets apart. The records hold every dest. */
+function destFor(root: Buffer, quarantine: Buffer, txid: string, origin: Buffer, only: boolean): Buffer {
+  const name = origin.subarray(origin.lastIndexOf(0x2f) + 1);
+  if (only && name.length > 0 && name.toString('latin1') !== '.' && name.toString('latin1') !== '..') return bjoin(quarantine, Buffer.from(txid), name);
   const rel = bIsWithin(origin, root) && !origin.equals(root) ? brelative(root, origin) : bjoin(Buffer.from('.outside'), origin);
   return bjoin(quarantine, Buffer.from(txid), rel);
 }
@@ -332,7 +339,7 @@ export function relocate(
       res.skipped.push({ origin: display(origin), reason: 'missing' });
       continue;
     }
-    const dest = destFor(root, quarantine, txid, origin);
+    const dest = destFor(root, quarantine, txid, origin, ordered.length === 1);
     const fields = {
       txid,
       session: ctx.session,
@@ -347,16 +354,17 @@ export function relocate(
       appendRecords(manifest, start ? [start, { kind: 'relocate-intent', ...fields }] : [{ kind: 'relocate-intent', ...fields }]);
       if (start) {
         start = null;
-        // The transaction's own directory first: the recursive mkdir below then makes only what
-        // is missing under it, without a failed attempt at the deepest level first.
-        fs.mkdirSync(txdir, { mode: 0o700 });
+        // The transaction's own directory first (a spare renamed into place in the warm checker:
+        // spare.ts): the recursive mkdir below then makes only what is missing under it, without a
+        // failed attempt at the deepest level first.
+        makeTxDir(quarantine, txdir);
       }
     } catch (err) {
       return fail(err, `the intent for ${display(origin)} could not be stored`, true);
     }
     let via: Moved['via'];
     try {
-      fs.mkdirSync(bdirname(dest), { recursive: true, mode: 0o700 });
+      if (!bdirname(dest).equals(txdir)) fs.mkdirSync(bdirname(dest), { recursive: true, mode: 0o700 });
       const staging = bjoin(bdirname(dest), Buffer.from(`.agent-guard-copy-${randomHex(6)}`));
       if (opts.keepOrigin) via = copyEntry(origin, dest, staging);
       else if (opts.regenerable) {

@@ -417,6 +417,15 @@ describeSandboxed('warm checker: one per session, same decisions, records and ou
     expect(by('f2')[0]).not.toBe(p2);
     expect(by('f3')).toEqual([p2]);
     expect(tree(at(K, 'ws'))).toEqual(['"README" readme\n']);
+    // The spare directory it made right after answering is left; gc lists it (its process is gone)
+    // and removes it, and nothing else of the quarantine.
+    expect(readTrim(K, 'spares-dead')).toBe('1');
+    expect(JSON.parse(read(K, 'gc.json')).spares).toBeGreaterThanOrEqual(1);
+    const gcx = JSON.parse(read(K, 'gcx.json'));
+    expect(gcx.sparesRemoved).toBeGreaterThanOrEqual(1);
+    expect(gcx.purged).toEqual([]);
+    expect(readTrim(K, 'spares-dead-after')).toBe('0');
+    expect(quarantined(at(K, 'ws', '.agent-trash'))).toEqual(['"f1" f1\n', '"f2" f2\n', '"f3" f3\n']);
   });
 
   itSandboxed('kill -9 in the middle of a relocation (a cross-filesystem copy): every file is in the quarantine, the client never ran rm unchecked', () => {
@@ -478,14 +487,22 @@ describeSandboxed('warm checker: one per session, same decisions, records and ou
     const txs = (list.transactions ?? list) as { txid: string; state: string }[];
     expect(txs).toHaveLength(200);
     expect(txs.every((t) => t.state === 'RESTORABLE')).toBe(true);
-    const q = quarantined(at('xargs', 'ws', '.agent-trash'));
-    for (let i = 0; i < 200; i++) expect(q).toContain(`"objs/${i}.o" ${i}\n`);
+    // Each file is the only entry of its transaction, held by its name, with its content.
+    for (const r of moved) {
+      const origin = (r.origin as { path: string }).path;
+      const dest = (r.dest as { path: string }).path;
+      expect(dest).toBe(`${r.txid as string}/${path.basename(origin)}`);
+      expect(fs.readFileSync(at('xargs', 'ws', '.agent-trash', dest), 'utf8')).toBe(`${/^objs\/(\d+)\.o$/.exec(origin)![1]}\n`);
+    }
   });
 
-  itSandboxed('it exits when idle (its directory removed), and the next call starts again', () => {
+  itSandboxed('it exits when idle (its directory removed, its spare transaction directory too), and the next call starts again', () => {
     expect(readTrim('idle', 'server.pid')).toMatch(/^[1-9]\d*$/); // there was a server
+    expect(readTrim('idle', 'rc2')).toBe('0');
+    expect(readTrim('idle', 'spares-live')).toBe('1');
     expect(readTrim('idle', 'gone')).toBe('0');
     expect(readTrim('idle', 'dir')).toBe('absent');
+    expect(readTrim('idle', 'spares-after')).toBe('0');
     expect(readTrim('idle', 'rc1')).toBe('0');
   });
 

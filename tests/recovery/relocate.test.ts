@@ -45,6 +45,33 @@ describeSandboxed('relocation', () => {
     expect(guard(w, ['restore', 'list', '--json']).json.transactions[0].state).toBe('RESTORED');
   });
 
+  itSandboxed('a transaction of one target holds it by its name; one of several by their paths; both restore, parents made again', () => {
+    const w = world('layout');
+    fs.mkdirSync(path.join(w.ws, 'd', 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(w.ws, 'd', 'sub', 'x.txt'), 'one\n');
+    for (const d of ['a', 'b']) {
+      fs.mkdirSync(path.join(w.ws, d));
+      fs.writeFileSync(path.join(w.ws, d, 'x'), `${d}\n`);
+    }
+    const q = path.join(w.ws, '.agent-trash');
+    const one = guard(w, ['check', '--enforce', '--json', '--', 'rm d/sub/x.txt']);
+    expect(one.json).toMatchObject({ decision: 'ALLOW', code: 'RELOCATE_PATHS' });
+    const c1 = one.json.compensations[0];
+    expect(c1.moved).toEqual([{ origin: path.join(w.ws, 'd/sub/x.txt'), dest: path.join(q, c1.txid, 'x.txt'), type: 'file', via: 'rename' }]);
+    expect(fs.readdirSync(path.join(q, c1.txid))).toEqual(['x.txt']);
+    const two = guard(w, ['check', '--enforce', '--json', '--', 'rm a/x b/x']);
+    const c2 = two.json.compensations[0];
+    expect(c2.moved.map((m: any) => m.dest)).toEqual([path.join(q, c2.txid, 'a/x'), path.join(q, c2.txid, 'b/x')]);
+    // The parents of the single file are gone before the restore: it makes them again.
+    expect(runSandboxed(area.rw(), ['rmdir', 'd/sub', 'd', 'a', 'b'], { cwd: w.ws }).exitCode).toBe(0);
+    const list = guard(w, ['restore', 'list', '--json']).json.transactions;
+    expect(list.map((t: any) => [t.txid, t.state])).toEqual([[c1.txid, 'RESTORABLE'], [c2.txid, 'RESTORABLE']]);
+    expect(guard(w, ['restore', c1.txid, '--json']).exitCode).toBe(0);
+    expect(guard(w, ['restore', c2.txid, '--json']).exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(w.ws, 'd', 'sub', 'x.txt'), 'utf8')).toBe('one\n');
+    for (const d of ['a', 'b']) expect(fs.readFileSync(path.join(w.ws, d, 'x'), 'utf8')).toBe(`${d}\n`);
+  });
+
   itSandboxed('relocates named files with odd names exactly', () => {
     const w = world('names');
     populate(path.join(w.ws, 'd'));
