@@ -38,6 +38,8 @@ interface Slot {
   buf: Buffer;
   /** The client the slot's lock names, with its start time, once seen. */
   holder: { pid: number; start: string | null } | null;
+  /** An answer file (cli-request.ts) may exist for this slot. */
+  out: boolean;
 }
 
 const TICK_MS = 1000;
@@ -142,7 +144,8 @@ export function serve(dir: string, env: Env): number {
 
   const release = (s: Slot): void => {
     s.holder = null;
-    removeAnswerFile(outOf(s));
+    if (s.out) removeAnswerFile(outOf(s));
+    s.out = false;
     unlink(lockOf(s));
   };
 
@@ -153,6 +156,7 @@ export function serve(dir: string, env: Env): number {
     s.a?.destroy();
     s.buf = Buffer.alloc(0);
     attach(s, file(`s${s.i}.q`), file(`s${s.i}.a`));
+    s.out = true; // whatever happened before: removed if there
     release(s);
   };
 
@@ -169,7 +173,8 @@ export function serve(dir: string, env: Env): number {
     }
     const done = parseDone(text);
     if (done !== null) {
-      if (lockPid(s) === done) release(s);
+      // The holder was read from the lock when its request came; a `done` of anyone else is ignored.
+      if ((s.holder !== null ? s.holder.pid : lockPid(s)) === done) release(s);
       return;
     }
     lastActive = Date.now();
@@ -179,6 +184,7 @@ export function serve(dir: string, env: Env): number {
     if (cli !== null) {
       if (lockPid(s) !== cli.pid) return answer(s, COLD + '\n');
       s.holder = { pid: cli.pid, start: processStart(cli.pid) };
+      s.out = true;
       answer(s, answerCli(cli, uid, outOf(s)));
       lastActive = Date.now();
       return;
@@ -329,7 +335,7 @@ export function serve(dir: string, env: Env): number {
 
   try {
     for (let i = 0; i < SLOTS; i++) {
-      const s: Slot = { i, q: null, a: null, buf: Buffer.alloc(0), holder: null };
+      const s: Slot = { i, q: null, a: null, buf: Buffer.alloc(0), holder: null, out: false };
       attach(s, file(`.s${i}.q.tmp`), file(`.s${i}.a.tmp`));
       fs.renameSync(file(`.s${i}.a.tmp`), file(`s${i}.a`));
       fs.renameSync(file(`.s${i}.q.tmp`), file(`s${i}.q`));

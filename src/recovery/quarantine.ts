@@ -42,9 +42,18 @@ export interface RelocationContext {
 /** Errors that mean the quarantine cannot take more (never a reason to delete instead). */
 const STORAGE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EFBIG', 'EMLINK']);
 
-/** Random hex; node:crypto is loaded on first use, not at start-up (every check pays for start-up). */
+/** Random hex, from a pool filled 256 bytes at a time (one call into node:crypto for many
+ *  transactions of a long-lived process); node:crypto is loaded on first use, not at start-up
+ *  (every check pays for start-up). */
+let pool = Buffer.alloc(0);
+let poolAt = 0;
 function randomHex(bytes: number): string {
-  return process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex');
+  if (poolAt + bytes > pool.length) {
+    pool = process.getBuiltinModule('node:crypto').randomBytes(256);
+    poolAt = 0;
+  }
+  poolAt += bytes;
+  return pool.toString('hex', poolAt - bytes, poolAt);
 }
 
 /** A transaction id that sorts by time and does not collide across concurrent agents. */
