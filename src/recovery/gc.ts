@@ -2,7 +2,8 @@
 // transactions GC_ELIGIBLE — older than the retention period, or the oldest ones while the restorable
 // total exceeds the cap; `gc --execute` is the one thing that purges. A purge is recorded (audit, then
 // manifest) before anything is removed, removes only `<quarantine>/<txid>` itself (never through a
-// symlink), and never touches the manifest, the audit log, or anything else in the quarantine.
+// symlink), besides the partial copies of killed cross-filesystem moves and the empty spare
+// directories of killed checkers, and never touches the manifest, the audit log, or anything else.
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendRecord, encodePath } from './records.js';

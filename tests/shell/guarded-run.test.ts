@@ -52,7 +52,7 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toBe('after\n');
       expect(fs.existsSync(path.join(w.ws, 'dir', 'sub'))).toBe(false);
-      expect(quarantined(w)).toEqual(['dir']); // (kept under its path in the workspace: dir/sub)
+      expect(quarantined(w)).toEqual(['sub']); // (the transaction's only target, held by its name)
     });
 
     itSandboxed(`${shell}: indirect forms reach the shims (sh -c, eval, a variable), paths past them are quarantined by the hook, a literal rm -rf / is still refused`, () => {
@@ -92,6 +92,6 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
     const r = guarded(w, ['sh', '-c', 'printf "build\\n" | xargs rm -r && find dir -name x -delete && echo ok']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('ok\n');
-    expect(quarantined(w)).toEqual(['build', 'dir']);
+    expect(quarantined(w)).toEqual(['build', 'x']); // (each its transaction's only target: dir/x by its name)
   });
 });
