@@ -70,6 +70,19 @@ describeSandboxed('relocation', () => {
     expect(guard(w, ['restore', c2.txid, '--json']).exitCode).toBe(0);
     expect(fs.readFileSync(path.join(w.ws, 'd', 'sub', 'x.txt'), 'utf8')).toBe('one\n');
     for (const d of ['a', 'b']) expect(fs.readFileSync(path.join(w.ws, d, 'x'), 'utf8')).toBe(`${d}\n`);
+    // A directory as the only target: held by its name, and one path inside it restores alone.
+    fs.mkdirSync(path.join(w.ws, 'p', 'q', 'r'), { recursive: true });
+    fs.writeFileSync(path.join(w.ws, 'p', 'q', 'r', 'c.txt'), 'c\n');
+    fs.writeFileSync(path.join(w.ws, 'p', 'q', 'e.txt'), 'e\n');
+    const three = guard(w, ['check', '--enforce', '--json', '--', 'rm -rf p/q']);
+    const c3 = three.json.compensations[0];
+    expect(c3.moved.map((m: any) => m.dest)).toEqual([path.join(q, c3.txid, 'q')]);
+    expect(runSandboxed(area.rw(), ['rmdir', 'p'], { cwd: w.ws }).exitCode).toBe(0);
+    const part = guard(w, ['restore', c3.txid, 'p/q/r/c.txt', '--json']);
+    expect(part.exitCode, part.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(w.ws, 'p', 'q', 'r', 'c.txt'), 'utf8')).toBe('c\n');
+    expect(fs.existsSync(path.join(w.ws, 'p', 'q', 'e.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(q, c3.txid, 'q', 'e.txt'), 'utf8')).toBe('e\n');
   });
 
   itSandboxed('relocates named files with odd names exactly', () => {
