@@ -230,7 +230,8 @@ __agent_guard_risky() {
     # the extended pattern below costs ten times more, so it runs only on a hit).
     case $1 in
       # (the same list inlined in __agent_guard_debug's common case)
-      */[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
+      */rm* | */unlink* | */shred* | */git* | */find* | */xargs* | */parallel* | */srm* | */wipe* | \
+        *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
         *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
         *extdebug* | *func* | *+T*) ;;
       \$* | \"\$*)

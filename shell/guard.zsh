@@ -328,7 +328,8 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
           [[ $c != ${~__agent_guard_bypass} ]] || risky=1
         else
           case $c in
-            (*/[rusgfxpw]* | *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *zf_* | *command* | \
+            (*/rm* | */unlink* | */shred* | */git* | */find* | */xargs* | */parallel* | */srm* | */wipe* | \
+              *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *zf_* | *command* | \
               *hash* | *env* | *PATH* | *path* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
               *extdebug* | *func* | *+T*)
               # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the
