@@ -12,6 +12,7 @@
 #   <prefix>/lib/agent-guard-python/  the Python guard (sitecustomize.py, agent-guard-delete.py; PYTHONPATH)
 #   <prefix>/bin/agent-guard       the launcher (dist/agent-guard) with <node> and <prefix>/lib/agent-guard.cjs put in
 #   <prefix>/shims/                rendered shims + marker    <prefix>/shell/        bash/zsh hooks
+#                                  (the zsh files with their zcompile'd .zwc forms, when zsh is on PATH)
 #   <prefix>/.agent-guard-install  every file and directory installed (read by --uninstall)
 # stdout gets exactly one line: the line to add to your rc file (zsh when $SHELL is zsh, else
 # bash), so `./install.sh >> ~/.bashrc` works. Progress and notes go to stderr.
@@ -247,6 +248,19 @@ for z in $zfiles; do files="$files${nl}shell/zsh/$z"; done
 for b in $extra; do files="$files${nl}lib/$b"; done
 for p in $pyfiles; do files="$files${nl}lib/agent-guard-python/$p"; done
 
+# The zsh hook's compiled forms (FILE.zwc, made by zsh's zcompile builtin): zsh reads one instead of
+# the file it sources or starts with when it is not older than that file and made by the same zsh
+# version, which takes about 2 ms off every guarded zsh start (docs/performance.md). Made with the
+# zsh on PATH, when there is one; without them zsh reads the files themselves.
+zsh_bin=$(command -v zsh 2>/dev/null || :)
+case $zsh_bin in /*) ;; *) zsh_bin='' ;; esac
+zsources=''
+if [ -n "$zsh_bin" ]; then
+  zsources=shell/guard.zsh
+  for z in $zfiles; do zsources="$zsources${nl}shell/zsh/$z"; done
+fi
+zwc_files=$(for f in $zsources; do printf '%s.zwc\n' "$f"; done)
+
 # The list: files, then the directories install.sh created, deepest first (uninstall order).
 list_text() { # FILE-LIST (newline separated)
   printf '# agent-guard install list (install.sh): --uninstall removes exactly these, relative to the prefix\n'
@@ -284,7 +298,7 @@ put_text() { # DEST MODE TEXT
 
 # First the list with everything this run may write (and what an earlier install wrote): a run
 # that stops half-way can still be uninstalled or installed again.
-all=$(printf '%s\n' "$files" "$old_files" | awk 'NF && !seen[$0]++')
+all=$(printf '%s\n' "$files" "$zwc_files" "$old_files" | awk 'NF && !seen[$0]++')
 write_list "$all"
 
 put "$bundle" lib/agent-guard.cjs 755
@@ -299,6 +313,24 @@ put "$src/shell/guard-rest.bash" shell/guard-rest.bash 644
 put "$src/shell/hook-client.sh" shell/hook-client.sh 644
 put "$src/shell/guard.zsh" shell/guard.zsh 644
 for z in $zfiles; do put "$src/shell/zsh/$z" "shell/zsh/$z" 644; done
+# Compiled again only when missing, older than its file, or not readable by this zsh (another
+# version): a second install changes nothing.
+zwc_ok() { # FILE (relative to the prefix)
+  [ -f "$prefix/$1.zwc" ] && [ ! -L "$prefix/$1.zwc" ] && [ ! "$prefix/$1" -nt "$prefix/$1.zwc" ] &&
+    "$zsh_bin" -fc 'zcompile -t -- "$1"' zsh "$prefix/$1.zwc" > /dev/null 2>&1
+}
+zwc_made=''
+for f in $zsources; do
+  if ! zwc_ok "$f"; then
+    if [ -e "$prefix/$f.zwc" ] || [ -L "$prefix/$f.zwc" ]; then real_rm "$prefix/$f.zwc"; fi
+    if ! "$zsh_bin" -fc 'zcompile -- "$1"' zsh "$prefix/$f" 2> /dev/null || ! zwc_ok "$f"; then
+      note "warning: zcompile $f failed: zsh reads the hook from its file"
+      if [ -e "$prefix/$f.zwc" ]; then real_rm "$prefix/$f.zwc"; fi
+      continue
+    fi
+  fi
+  zwc_made="$zwc_made${nl}$f.zwc"
+done
 
 # The launcher (dist/agent-guard, docs/distribution.md): this installation's node and bundle put
 # into its two empty lines, single-quoted. When that node is gone (Node moved or upgraded), it runs
@@ -326,7 +358,7 @@ shim_files=$(printf '%s\n' "$shims" | while IFS= read -r f; do
 done)
 case $shim_files in *unexpected:*) die "the shims were written outside $prefix: $shims" ;; esac
 
-new=$(printf '%s\n' "$files" "$shim_files" | awk 'NF && !seen[$0]++')
+new=$(printf '%s\n' "$files" "$zwc_made" "$shim_files" | awk 'NF && !seen[$0]++')
 # Files an earlier install wrote that this one does not: removed.
 for f in $old_files; do
   case "

@@ -17,6 +17,10 @@ const NODE_DIR = path.dirname(process.execPath);
 const BASE_PATH = [...new Set([NODE_DIR, '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
 const SHIM_NAMES = ['rm', 'rmdir', 'unlink', 'shred', 'git', 'find', 'mv', 'cp', 'truncate', 'rsync'];
 const ZFILES = ['.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout'];
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} >/dev/null`]).status === 0;
+const HAS_ZSH = has('zsh');
+/** The zsh hook's compiled forms, which install.sh makes with the zsh on PATH. */
+const ZWC_FILES = HAS_ZSH ? ['shell/guard.zsh.zwc', ...ZFILES.map((z) => `shell/zsh/${z}.zwc`)] : [];
 const INSTALLED_FILES = [
   'lib/agent-guard.cjs',
   'lib/agent-guard-mcp.cjs',
@@ -30,6 +34,7 @@ const INSTALLED_FILES = [
   ...ZFILES.map((z) => `shell/zsh/${z}`),
   'lib/agent-guard-python/sitecustomize.py',
   'lib/agent-guard-python/agent-guard-delete.py',
+  ...ZWC_FILES,
   ...SHIM_NAMES.map((n) => `shims/${n}`),
   'shims/.agent-guard-shims',
 ];
@@ -51,8 +56,6 @@ const DOCTOR_IDS = [
   'quarantine.ignored',
 ];
 
-const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} >/dev/null`]).status === 0;
-const HAS_ZSH = has('zsh');
 const zshIt: typeof itSandboxed = HAS_ZSH ? itSandboxed : (name) => it.skip(`${name} (zsh not installed)`, () => {});
 
 const area = useSandboxArea('ag-entry');
@@ -159,6 +162,33 @@ describeSandboxed('install.sh', () => {
     const v = sbx(w, [path.join(prefix, 'bin/agent-guard'), '--version']);
     expect(v.exitCode).toBe(0);
     expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  zshIt("the zsh hook's compiled forms: valid for this zsh, read while not older than their file, and not once the file is newer", () => {
+    const w = world();
+    const prefix = path.join(w.home, '.agent-guard');
+    expect(install(w, prefix).exitCode).toBe(0);
+    for (const f of ZWC_FILES) {
+      const src = path.join(prefix, f.replace(/\.zwc$/, ''));
+      expect(fs.statSync(path.join(prefix, f)).mtimeMs, f).toBeGreaterThanOrEqual(fs.statSync(src).mtimeMs);
+      expect(sbx(w, ['zsh', '-fc', 'zcompile -t -- "$1"', 'zsh', path.join(prefix, f)]).exitCode, f).toBe(0);
+    }
+    // guard.zsh with a first line that says it was read: not shown while the compiled form is at
+    // least as new; shown once the file is newer (an edit after the install), which zsh then reads.
+    const guard = path.join(prefix, 'shell/guard.zsh');
+    const zwc = fs.statSync(`${guard}.zwc`).mtime;
+    fs.writeFileSync(guard, `print -r -- FROM-THE-FILE >&2\n${fs.readFileSync(guard, 'utf8')}`);
+    const env = { ZDOTDIR: path.join(prefix, 'shell/zsh') };
+    fs.utimesSync(guard, zwc, new Date(zwc.getTime() - 60_000));
+    const compiled = sbx(w, ['zsh', '-c', 'print ok'], { env });
+    expect([compiled.exitCode, compiled.stdout, compiled.stderr]).toEqual([0, 'ok\n', '']);
+    fs.utimesSync(guard, zwc, new Date(zwc.getTime() + 60_000));
+    const edited = sbx(w, ['zsh', '-c', 'print ok'], { env });
+    expect([edited.exitCode, edited.stdout, edited.stderr]).toEqual([0, 'ok\n', 'FROM-THE-FILE\n']);
+    // A second install compiles it again (the file changed): the two agree.
+    expect(install(w, prefix).exitCode).toBe(0);
+    expect(fs.readFileSync(guard, 'utf8')).toBe(fs.readFileSync(path.join(REPO, 'shell/guard.zsh'), 'utf8'));
+    expect(fs.statSync(`${guard}.zwc`).mtimeMs).toBeGreaterThanOrEqual(fs.statSync(guard).mtimeMs);
   });
 
   itSandboxed('SHELL=zsh: the printed line is the zsh one', () => {
