@@ -405,7 +405,9 @@ function txDir(physicalQuarantine: string, txid: string): string {
 /** Purges what the plan marked, and finishes removals a previous run left. For each transaction: a
  *  `purge` record goes to audit.jsonl, then to manifest.jsonl (write-ahead: if either cannot be
  *  written, nothing is removed), then `<quarantine>/<txid>` is removed with fs.rmSync, which unlinks
- *  symlinks inside rather than following them. Nothing else is ever removed. */
+ *  symlinks inside rather than following them. Besides those, only the partial copies of killed
+ *  cross-filesystem moves (`plan.staging`, audited) and the empty spares of checkers that are gone
+ *  (`plan.spares`, rmdir) are removed. */
 export function executeGc(q: QuarantinePlace, plan: GcPlan, opts: GcExecuteOptions): GcOutcome {
   if (plan.eligible.length === 0 && plan.unfinished.length === 0 && plan.staging.length === 0 && plan.spares.length === 0) return { purged: [], finished: [], failed: [], freedBytes: 0, staging: [], spares: 0 };
   // Under the quarantine's lock: a restore of the same transaction waits, and then finds it purged
