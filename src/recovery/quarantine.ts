@@ -10,6 +10,7 @@ import { exists } from '../probe/fs.js';
 import { bdirname, bIsWithin, bjoin, brelative, depth, display, toBytes } from './bpath.js';
 import { ensureZoneQuarantine } from './zonetrash.js';
 import { makeTxDir } from './spare.js';
+import { randomHex } from './random.js';
 import type { QuarantinePlace } from '../workspace.js';
 
 export type { QuarantinePlace };
@@ -41,20 +42,6 @@ export interface RelocationContext {
 
 /** Errors that mean the quarantine cannot take more (never a reason to delete instead). */
 const STORAGE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EFBIG', 'EMLINK']);
-
-/** Random hex, from a pool filled 256 bytes at a time (one call into node:crypto for many
- *  transactions of a long-lived process); node:crypto is loaded on first use, not at start-up
- *  (every check pays for start-up). */
-let pool = Buffer.alloc(0);
-let poolAt = 0;
-function randomHex(bytes: number): string {
-  if (poolAt + bytes > pool.length) {
-    pool = process.getBuiltinModule('node:crypto').randomBytes(256);
-    poolAt = 0;
-  }
-  poolAt += bytes;
-  return pool.toString('hex', poolAt - bytes, poolAt);
-}
 
 /** A transaction id that sorts by time and does not collide across concurrent agents. */
 export function newTxid(now = new Date()): string {

@@ -12,6 +12,7 @@
 // recursive: a spare that holds anything is left alone).
 import fs from 'node:fs';
 import { bjoin } from './bpath.js';
+import { randomHex } from './random.js';
 
 /** `.agent-guard-spare-<pid>-<hex>`: the pid that made it, and a random part. */
 export const SPARE_NAME = /^\.agent-guard-spare-([1-9]\d*)-[0-9a-f]{12}$/;
@@ -67,7 +68,7 @@ export function refillSpares(): void {
   }
   for (const [key, spare] of spares) {
     if (spare !== null) continue;
-    const p = bjoin(Buffer.from(key, 'latin1'), Buffer.from(`.agent-guard-spare-${process.pid}-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`));
+    const p = bjoin(Buffer.from(key, 'latin1'), Buffer.from(`.agent-guard-spare-${process.pid}-${randomHex(6)}`));
     try {
       fs.mkdirSync(p, { mode: 0o700 });
       spares.set(key, p);
