@@ -256,13 +256,16 @@ export function byFilesystem(quarantine: string, targets: readonly (string | Buf
   return out;
 }
 
+const DOT = Buffer.from('.');
+const DOTDOT = Buffer.from('..');
+
 /** Where a target goes inside the transaction. The only target of a transaction: its name, so no
  *  directory is made below the transaction's own (each mkdir of a fresh directory cost up to 2 ms
  *  here, docs/performance.md); one of several: its path relative to the workspace (`.outside/<path>`
  *  for one outside it), which keeps same-named targets apart. The records hold every dest. */
 function destFor(root: Buffer, quarantine: Buffer, txid: string, origin: Buffer, only: boolean): Buffer {
   const name = origin.subarray(origin.lastIndexOf(0x2f) + 1);
-  if (only && name.length > 0 && name.toString('latin1') !== '.' && name.toString('latin1') !== '..') return bjoin(quarantine, Buffer.from(txid), name);
+  if (only && name.length > 0 && !name.equals(DOT) && !name.equals(DOTDOT)) return bjoin(quarantine, Buffer.from(txid), name);
   const rel = bIsWithin(origin, root) && !origin.equals(root) ? brelative(root, origin) : bjoin(Buffer.from('.outside'), origin);
   return bjoin(quarantine, Buffer.from(txid), rel);
 }
