@@ -177,17 +177,41 @@ __agent_guard_clearto() {
   done
 }
 
-# The DEBUG trap. The trap text passes $_ so that $_ survives the trap.
+# The DEBUG trap. Its text (__agent_guard_settrap) first tries, inline, the cheapest test the hook
+# has: a text the bypass filter already passed, remembered in __agent_guard_fast under the `$-` and
+# PATH it was settled with (the key is `$-`, PATH and the text, each ended by a newline but the
+# last; only a PATH and a text without newlines are remembered there, so no two keys run
+# together). Same options: no xtrace. Same PATH: the shims still first. Loops repeat their texts,
+# and such a text then costs no function call: bash parses the trap text and copies a function's
+# whole body on every call, and this test costs half of the function's (docs/performance.md).
+# Everything else calls __agent_guard_debug, which passes $_ so that $_ survives the trap.
 __agent_guard_debug() {
-  # A command text the bypass filter already passed, the shims still first on PATH: nothing to do
-  # (the filter's answer depends on the text alone). Loops repeat their texts, and this is the
-  # cheapest test the hook has.
-  # A text with a redirection is remembered per directory, with its targets settled for this line
-  # (__agent_guard_okr: cleared with __agent_guard_mine): a loop writing one file stays this cheap.
-  # This function stays this small: bash copies a function's whole body on every call (the trap
-  # calls it before every command), so the rest is __agent_guard_check's, called on a miss.
-  [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && (-n ${__agent_guard_ok[$BASH_COMMAND]-} || -n ${__agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]-}) && ($PATH == "${AGENT_GUARD_SHIMS-}":* || $PATH == "${__agent_guard_pathok-}") && $- != *x* ]] && \builtin return 0
+  # xtrace just came on (`set -x` in a script): the rest of this call, and every later one, runs
+  # with its trace on /dev/null (the quiet form, __agent_guard_settrap). Shown once: the inline
+  # test, this call and this test.
+  if [[ $- == *x* && -z ${__agent_guard_quiet-} ]]; then
+    { __agent_guard_settrap 1; __agent_guard_check "$@"; \builtin return; } 9>&2 2>/dev/null
+  fi
+  # The same text under another PATH that keeps the shims first (or other options without
+  # xtrace): remembered again for this one. A text with a redirection is remembered per directory,
+  # with its targets settled for this line (__agent_guard_okr: cleared with __agent_guard_mine): a
+  # loop writing one file stays cheap.
+  # This function stays this small for the same reason, so the rest is __agent_guard_check's.
+  if [[ ${__agent_guard_phase-}${__agent_guard_quiet-}${__agent_guard_same-} == 0 && ($PATH == "${AGENT_GUARD_SHIMS-}":* || $PATH == "${__agent_guard_pathok-}") && $- != *x* ]]; then
+    if [[ -n ${__agent_guard_ok[$BASH_COMMAND]-} ]]; then
+      __agent_guard_fastok
+      \builtin return 0
+    fi
+    [[ -z ${__agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]-} ]] || \builtin return 0
+  fi
   __agent_guard_check "$@"
+}
+
+# Remembers $BASH_COMMAND for the trap's inline test (its conditions hold: the callers checked).
+__agent_guard_fastok() {
+  [[ $PATH != *$'\n'* && $BASH_COMMAND != *$'\n'* ]] || \builtin return 0
+  ((${#__agent_guard_fast[@]} < 256)) || __agent_guard_fast=()
+  __agent_guard_fast[$-$'\n'$PATH$'\n'$BASH_COMMAND]=1
 }
 
 # The trap's work for a text it has not settled before (__agent_guard_debug's caller is the
@@ -239,6 +263,7 @@ __agent_guard_check() {
           fi
         elif [[ $BASH_COMMAND != [@*] ]]; then
           __agent_guard_ok[$BASH_COMMAND]=1
+          __agent_guard_fastok
         fi
         \builtin return 0
       fi
@@ -301,7 +326,7 @@ __agent_guard_other() {
 # before the guard was loaded runs after the hook when the hook lets the command run (and not for
 # the guard's own code); when it returns non-zero, the command is skipped as before.
 __agent_guard_settrap() {
-  \builtin local t='__agent_guard_debug "$_"'
+  \builtin local t='[[ -n ${__agent_guard_fast[$-$'\''\n'\''$PATH$'\''\n'\''$BASH_COMMAND]-} ]] || __agent_guard_debug "$_"'
   [[ -z $1 ]] || t='{ __agent_guard_debug "$_"; } 9>&2 2>/dev/null'
   __agent_guard_quiet=$1
   [[ -z ${__agent_guard_user_trap-} ]] ||
@@ -360,8 +385,8 @@ __agent_guard_arm() {
   \builtin unset -v __agent_guard_ea
   __agent_guard_loaded=1
   # The texts the bypass filter passed (__agent_guard_debug).
-  \builtin declare -gA __agent_guard_ok __agent_guard_mine __agent_guard_okw __agent_guard_okr __agent_guard_rwc
-  __agent_guard_ok=() __agent_guard_mine=() __agent_guard_okw=() __agent_guard_okr=() __agent_guard_rwc=()
+  \builtin declare -gA __agent_guard_ok __agent_guard_fast __agent_guard_mine __agent_guard_okw __agent_guard_okr __agent_guard_rwc
+  __agent_guard_ok=() __agent_guard_fast=() __agent_guard_mine=() __agent_guard_okw=() __agent_guard_okr=() __agent_guard_rwc=()
   \builtin declare -ga __agent_guard_ow
   __agent_guard_ow=()
   # An interactive shell reads the rest of the hook now: its start is not on an agent's path, and

@@ -384,6 +384,16 @@ describeSandboxed('bash hook (BASH_ENV), non-interactive', () => {
     expect(r.stderr).toBe('+ echo a\n+ rm -f nothing\n+ echo b\n');
     expect(texts(w)).toEqual(['echo a; rm -f nothing; echo b', 'rm -f nothing']);
     expect(run(w, ['bash', '-euc', 'rm -f nothing; X=${X:-1}; echo ok'])).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+    // `set -x` in the middle: the first command after it shows the hook's first lines once (the
+    // trap's inline test, the call, the test that turns the hook quiet), then nothing of the hook,
+    // also after `set +x` and a second `set -x`.
+    reset(w);
+    const mid = clean(run(w, ['bash', '-c', 'echo a; set -x; echo b; rm -f nothing; set +x; echo c; set -x; echo d']));
+    expect(mid).toMatchObject({ exitCode: 0, stdout: 'a\nb\nc\nd\n' });
+    const lines = mid.stderr.split('\n').filter(Boolean);
+    expect(lines.filter((l) => !l.startsWith('++'))).toEqual(['+ echo b', '+ rm -f nothing', '+ set +x', '+ echo d']);
+    expect(lines.filter((l) => l.startsWith('++')).length).toBeLessThanOrEqual(8);
+    expect(texts(w)).toEqual(['echo a; set -x; echo b; rm -f nothing; set +x; echo c; set -x; echo d', 'rm -f nothing']);
   });
 });
 
