@@ -1,5 +1,6 @@
 // Text that would switch the guard off (BLOCK_GUARD_TAMPERING): the guard's own traps, startup files
-// and shim tag, and builtins loaded past the shims (docs/shell-hooks.md). Pure text checks.
+// and shim tag, builtins loaded past the shims, and guarded names bound to paths in the shell's command
+// hash table (docs/shell-hooks.md). Pure text checks.
 
 /** The programs with a shim (src/shims/render.ts). */
 export const SHIMMED = new Set(['rm', 'rmdir', 'unlink', 'shred', 'git', 'find']);
@@ -49,8 +50,62 @@ function loadsGuardedBuiltin(text: string): string | null {
   return null;
 }
 
+/** A name that binding to a path would take past the shims: a guarded one, or one the text does not
+ *  spell out (a variable, a quote, a glob: fail closed). */
+const bindable = (name: string): boolean => GUARDED_BUILTINS.has(name) || !/^[A-Za-z0-9_.+-]+$/.test(name);
+
+/** The shell's command hash table: a name bound to a path there runs that path without a PATH lookup,
+ *  so past the shims (tested: each of these deleted a directory for good under `agent-guard run`).
+ *  bash: `hash -p PATH NAME`, `BASH_CMDS[NAME]=PATH` (and any other write of BASH_CMDS: `declare`,
+ *  `printf -v`, `read`, a nameref; reading it as `$BASH_CMDS`/`${BASH_CMDS[…]}` is fine). zsh:
+ *  `hash NAME=PATH` (not `hash -d`, named directories), `commands[NAME]=PATH`, `commands=(NAME PATH…)`. */
+function bindsPastShims(text: string): string | null {
+  for (const m of text.matchAll(/(?:^|[\s;&|(`{])hash\s+([^;&|\n)`]*)/g)) {
+    const words = m[1]!.trim().split(/\s+/).filter((w) => w !== '');
+    let bindsPath = false; // bash -p PATH
+    let namedDirs = false; // zsh -d
+    const names: string[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (w === '--') {
+        names.push(...words.slice(i + 1));
+        break;
+      }
+      if (/^(\d?[<>]|&>)/.test(w)) {
+        if (/^(\d?[<>][>&]?|&>)$/.test(w)) i++; // the redirection's target is the next word
+        continue;
+      }
+      if (/^-[A-Za-z]+$/.test(w)) {
+        if (w.includes('d')) namedDirs = true;
+        if (w.includes('p')) {
+          bindsPath = true;
+          if (w.endsWith('p')) i++; // the path
+        }
+        continue;
+      }
+      names.push(w);
+    }
+    for (const n of names) {
+      const eq = n.indexOf('=');
+      const name = (eq > 0 ? n.slice(0, eq) : n).replace(/^['"]|['"]$/g, '');
+      if ((bindsPath || (eq > 0 && !namedDirs)) && bindable(name)) return `hash binds ${name} to a path, which the shell then runs past the shims`;
+    }
+  }
+  if (/\bBASH_CMDS\b/.test(text.replace(/\$\{[#!]?BASH_CMDS\b|\$BASH_CMDS\b/g, ''))) return 'BASH_CMDS binds names to paths, which the shell then runs past the shims';
+  for (const m of text.matchAll(/(?:^|[\s;&|(`{])commands\[([^\]]*)\]\+?=/g)) {
+    const name = m[1]!.trim().replace(/^['"]|['"]$/g, '');
+    if (bindable(name)) return `commands[${name}]= binds ${name} to a path, which zsh then runs past the shims`;
+  }
+  // (a bash array of that name is common: only a guarded name in it counts)
+  for (const m of text.matchAll(/(?:^|[\s;&|(`{])commands\+?=\(([^)]*)\)/g)) {
+    const name = m[1]!.trim().split(/\s+/).map((w) => w.replace(/^\[|\]=.*$|^['"]|['"]$/g, '')).find((w) => GUARDED_BUILTINS.has(w));
+    if (name !== undefined) return `commands=(…) binds ${name} to a path, which zsh then runs past the shims`;
+  }
+  return null;
+}
+
 /** Why a text turns the guard off, or null. */
 export function tampering(text: string): string | null {
   if (TAMPER.test(text)) return 'the line changes what agent-guard relies on (its traps, startup files or shim tag)';
-  return loadsGuardedBuiltin(text);
+  return loadsGuardedBuiltin(text) ?? bindsPastShims(text);
 }

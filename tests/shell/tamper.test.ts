@@ -30,6 +30,17 @@ describe('what counts as tampering', () => {
     'zmodload -F zsh/files b:zf_mkdir',
     'zmodload zsh/datetime',
     'trap -p DEBUG',
+    // the shell's command hash table, read or left to PATH; a name no shim covers
+    'hash -r',
+    'hash rm',
+    'hash -t git >/dev/null',
+    'hash -d proj=/home/me/proj',
+    'hash -p /opt/tool/bin/mytool mytool',
+    'hash=$(git rev-parse HEAD)',
+    'echo "${BASH_CMDS[rm]-}" ${#BASH_CMDS[@]} $BASH_CMDS',
+    'commands=(build test lint); for c in "${commands[@]}"; do make "$c"; done',
+    'echo $commands[git]',
+    'commands[mytool]=/opt/tool/bin/mytool',
   ])('harmless: %s', (t) => expect(tampering(t)).toBeNull());
 
   it.each([
@@ -47,6 +58,23 @@ describe('what counts as tampering', () => {
     'AGENT_GUARD_SHIM_PID="$$ 1" rm x',
     'AGENT_GUARD_CHECKER=/tmp/fake rm -rf src',
     'export AGENT_GUARD_CHECKER=/tmp/fake',
+    // a guarded name bound to a path in the command hash table: run without a PATH lookup
+    'hash -p /usr/bin/rm rm',
+    'hash -p /bin/true true rm',
+    'hash -p "$p" "$n"',
+    'true; hash -p /usr/bin/git git 2>/dev/null',
+    'hash rm=/usr/bin/rm',
+    "hash 'find'=/usr/bin/find",
+    'BASH_CMDS[rm]=/usr/bin/rm',
+    'BASH_CMDS[rm]=$r',
+    'BASH_CMDS+=([git]=/usr/bin/git)',
+    'declare -A BASH_CMDS=([rm]=/bin/rm)',
+    'printf -v "BASH_CMDS[rm]" %s /bin/rm',
+    'declare -n t=BASH_CMDS',
+    'commands[rm]=/usr/bin/rm',
+    "commands['git']=$g",
+    'commands[$n]=$p',
+    'commands=(rm /bin/rm)',
   ])('tampering: %s', (t) => expect(tampering(t)).not.toBeNull());
 
   it("the bash hook's list of guarded builtin names is the checker's", () => {
