@@ -103,7 +103,7 @@ __agent_guard_bypass='@(*/@(rm|rmdir|unlink|shred|git|find|xargs|parallel|srm|wi
 '|?(*[[:space:];&|(){}!`"'\''])env+([[:space:]])-*'\
 '|?(*[[:space:];&|(){}!`"'\''])PATH=!(?(\")\$?({)PATH*)|*unset*PATH*'\
 '|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
-'|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*|*BASH_CMDS*)'
+'|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*|*BASH_CMDS*|*trap*[;&|({`"'\'']*([[:space:]])\$*)'
 # A bash that does not apply extended globs in [[ == ]] sends every text (bash 5 does). Checked on
 # the pattern's first use, not at start: the four matches cost every `bash -c` about 0.6 ms.
 __agent_guard_bpcheck() {

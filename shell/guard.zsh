@@ -49,7 +49,8 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
 '|((|*[[:space:];&|(){}!`"'\''])PATH=*~(|*[[:space:];&|(){}!`"'\''])PATH=(|[\"])[$](|[{])PATH*)|(|*[[:space:];&|(){}!`"'\''])path=*|*unset*(PATH|path)*'\
 '|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
 '|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*'\
-'|(|*[[:space:];&|(){}!`"'\''])hash[[:space:]]##*=*|*commands\[*|*commands(|+)=\(*)'
+'|(|*[[:space:];&|(){}!`"'\''])hash[[:space:]]##*=*|*commands\[*|*commands(|+)=\(*'\
+'|*trap*[;&|({`"'\''][[:space:]]#[$]*)'
 
   # This file and the wrapper's files live here; their own code is never checked.
   __agent_guard_dir=${${(%):-%x}:h}

@@ -93,12 +93,22 @@ function leftToShims(o: OpResult, input: TextInput, env: Env): boolean | 'inner'
   }
   if (reachesShim(o)) return o.decision === 'RELOCATE' || o.decision === 'SNAPSHOT' || relocatesRegenerable(o) || SHAPES.has(o.code) || settledByArgv(o);
   if (o.kind === 'indirect' && o.inner) {
+    // A trap's handler runs later, past the hooks: only the shims will see it then, so it is left to
+    // them only when each of its deleting commands reaches a shim by its name.
+    if (o.program === 'trap') return !o.inner.dynamic && handlerReachesShims(o.inner.text, input, env);
     if (input.hooked && HOOKED.has(o.program)) return true;
     return o.inner.dynamic || o.cwd === null ? false : 'inner';
   }
   // Compound commands a hooked shell hands over whole (zsh's `if … fi`, `{ … }`): their commands
   // come through the hook one by one.
   return input.hooked === true && o.kind === 'opaque' && o.undeterminable === 'opaque-syntax';
+}
+
+/** Does every command of a trap's handler that is not ALLOW reach a shim by its bare name? */
+function handlerReachesShims(text: string, input: TextInput, env: Env): boolean {
+  if (BYPASS.test(text)) return false;
+  const r = decideLine({ text, config: loadConfig(env, input.cwd), mode: 'NORMAL', cwdUnknown: true });
+  return r.dialect === 'posix' && r.ops.every((o) => (o.decision === 'ALLOW' && !relocatesRegenerable(o)) || reachesShim(o));
 }
 
 export function checkText(input: TextInput, env: Env, opts: { tamper: boolean; ask?: AskPolicy }): TextVerdict {

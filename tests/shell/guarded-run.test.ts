@@ -78,6 +78,21 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
       expect(b.stderr).toMatch(/BLOCK_PROTECTED_ANCESTOR/);
     });
 
+    // A trap's handler runs past the hook (bash shows its DEBUG trap a stale text then, zsh none):
+    // only the shims see it. Both of these deleted build for good before the checker read handlers.
+    itSandboxed(`${shell}: a trap handler is left to the shims when its rm is found on PATH, refused when it names rm by its path or in a variable`, () => {
+      const w = world(`${shell}-trap`);
+      const ok = guarded(w, [shell, '-c', 'tmp=build; trap \'rm -rf "$tmp"\' EXIT; echo set']);
+      expect([ok.exitCode, ok.stdout], ok.stderr).toEqual([0, 'set\n']);
+      expect(quarantined(w)).toEqual(['build']); // (by the rm shim, at exit)
+      for (const line of ["trap '/bin/rm -rf dir' EXIT; echo set", "r=/bin/rm; trap '$r -rf dir' EXIT; echo set"]) {
+        const r = guarded(w, [shell, '-c', line]);
+        expect([line, r.exitCode, r.stdout]).toEqual([line, 126, '']);
+        expect(r.stderr).toMatch(/BLOCK_UNDETERMINABLE_EFFECT/);
+        expect(fs.readFileSync(path.join(w.ws, 'dir', 'sub', 'x'), 'utf8')).toBe('x');
+      }
+    });
+
     itSandboxed(`${shell}: forging the shims' loop tag is refused (BLOCK_GUARD_TAMPERING)`, () => {
       const w = world(`${shell}-tamper`);
       const r = guarded(w, [shell, '-c', 'AGENT_GUARD_SHIM_PID="$$ 1" exec rm -rf build']);

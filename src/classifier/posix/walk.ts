@@ -338,6 +338,20 @@ function chrootOps(c: Call): Op[] {
   return [indirectOp('chroot', text, 'indirect-shell', `chroot runs ${clip(text)} under another root`, place(c.site, c.cwd, c.wrappers), c.words.map((w) => w.display))];
 }
 
+/** `trap HANDLER SIGNAL…`: the handler is shell text run later, when the signal comes (EXIT at the
+ *  end), in whatever directory the shell is in then, and past the shell hooks (bash shows its DEBUG
+ *  trap a stale text while a handler runs, zsh none). Judged as `eval` judges its text, with no
+ *  known directory; `trap -p`, `trap -l`, a reset (`trap - INT`, `trap INT`) and an ignore
+ *  (`trap '' INT`) run nothing. */
+function trapOps(c: Call): Op[] {
+  let args = c.args;
+  if (args[0]?.value === '--' && !args[0].dynamic) args = args.slice(1);
+  const handler = args[0];
+  if (handler === undefined || args.length < 2) return [];
+  if (!handler.dynamic && (handler.value === '-' || handler.value === '' || /^-[lp]+$/.test(handler.value))) return [];
+  return shellTextOps('trap', handler.value, handler.dynamic, c, null, 'indirect-shell');
+}
+
 function sourceOps(c: Call): Op[] {
   const text = c.input.map((w) => w.display).join(' ');
   if (!smellsDestructive(text)) return [];
@@ -361,6 +375,7 @@ const PROGRAMS: ReadonlyMap<string, ProgramReader> = new Map<string, ProgramRead
   ['runuser', suOps],
   ['eval', evalOps],
   ['watch', evalOps],
+  ['trap', trapOps],
   ['source', sourceOps],
   ['.', sourceOps],
   ['chroot', chrootOps],
