@@ -50,7 +50,7 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
 '|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
 '|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*'\
 '|(|*[[:space:];&|(){}!`"'\''])hash[[:space:]]##*=*|*commands\[*|*commands(|+)=\(*'\
-'|*trap*[;&|({`"'\''][[:space:]]#[$]*)'
+'|*trap*[;&|({`"'\''][[:space:]]#[$]*|*TRAP[A-Z]*)'
 
   # This file and the wrapper's files live here; their own code is never checked.
   __agent_guard_dir=${${(%):-%x}:h}
@@ -332,7 +332,7 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
           case $c in
             (*/rm* | */unlink* | */shred* | */git* | */find* | */xargs* | */parallel* | */srm* | */wipe* | \
               *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *zf_* | *command* | \
-              *hash* | *env* | *PATH* | *path* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
+              *hash* | *env* | *PATH* | *path* | *trap* | *TRAP* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
               *extdebug* | *func* | *+T*)
               # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the
               # PATH it was started with) takes nothing past the shims.

@@ -100,8 +100,13 @@ function leftToShims(o: OpResult, input: TextInput, env: Env): boolean | 'inner'
     return o.inner.dynamic || o.cwd === null ? false : 'inner';
   }
   // Compound commands a hooked shell hands over whole (zsh's `if … fi`, `{ … }`): their commands
-  // come through the hook one by one.
-  return input.hooked === true && o.kind === 'opaque' && o.undeterminable === 'opaque-syntax';
+  // come through the hook one by one. Not a zsh trap function's (`TRAPEXIT() { … }`): it runs as a
+  // trap handler, past the hook, so its body is read as a `trap` handler is.
+  if (input.hooked === true && o.kind === 'opaque' && o.undeterminable === 'opaque-syntax') {
+    const trapFn = /(?:^|[\s;&|(`{])(?:function\s+)?TRAP[A-Z0-9]+\s*(?:\(\s*\))?\s*\{([\s\S]*)\}/.exec(input.text);
+    return trapFn === null || handlerReachesShims(trapFn[1]!, input, env);
+  }
+  return false;
 }
 
 /** Does every command of a trap's handler that is not ALLOW reach a shim by its bare name? */
