@@ -21,7 +21,7 @@ export type {
   Undeterminable,
   UndeterminableReason,
 } from './types.js';
-export { smellsDestructive } from './smell.js';
+export { DYNAMIC_PROGRAM, smellsDestructive } from './smell.js';
 export { quoteArgv } from './posix/tokenize.js';
 // The option knowledge the shims need for a concrete argv.
 export { readRm, RM_SPECS, type RmArgs } from './rm.js';

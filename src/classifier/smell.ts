@@ -73,3 +73,7 @@ export function smellsDestructiveCmd(text: string): boolean {
   }
   return smellsDestructive(text);
 }
+
+/** A program named by an expansion somewhere in a shell text (`$cmd x`, `"${RM}" -f y`, `a; $b`):
+ *  which program runs is known only then. */
+export const DYNAMIC_PROGRAM = /(?:^|[;&|(\n]\s*)["']?\$[{(A-Za-z_0-9@*#?$!-]/;

@@ -8,6 +8,7 @@
 import { loadConfig, runtimeGuards, type Env } from '../config.js';
 import type { CheckResult, OpResult } from '../engine.js';
 import type { UndeterminableReason } from '../classifier/types.js';
+import { DYNAMIC_PROGRAM } from '../classifier/index.js';
 import { explain, type ReasonCode } from '../policy/reasons.js';
 import { settleAsk, type AskPolicy } from '../grants/settle.js';
 import { decideLine, enforce, needsCompensation, relocatesRegenerable } from './index.js';
@@ -111,7 +112,7 @@ function leftToShims(o: OpResult, input: TextInput, env: Env): boolean | 'inner'
 
 /** Does every command of a trap's handler that is not ALLOW reach a shim by its bare name? */
 function handlerReachesShims(text: string, input: TextInput, env: Env): boolean {
-  if (BYPASS.test(text)) return false;
+  if (BYPASS.test(text) || DYNAMIC_PROGRAM.test(text)) return false;
   const r = decideLine({ text, config: loadConfig(env, input.cwd), mode: 'NORMAL', cwdUnknown: true });
   return r.dialect === 'posix' && r.ops.every((o) => (o.decision === 'ALLOW' && !relocatesRegenerable(o)) || reachesShim(o));
 }

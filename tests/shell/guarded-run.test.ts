@@ -85,9 +85,13 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
       const ok = guarded(w, [shell, '-c', 'tmp=build; trap \'rm -rf "$tmp"\' EXIT; echo set']);
       expect([ok.exitCode, ok.stdout], ok.stderr).toEqual([0, 'set\n']);
       expect(quarantined(w)).toEqual(['build']); // (by the rm shim, at exit)
+      fs.writeFileSync(path.join(w.ws, 'lock'), 'l');
+      const early = guarded(w, [shell, '-c', 'f=lock; trap "rm -f $f" EXIT; echo set']); // (expanded when set)
+      expect([early.exitCode, early.stdout], early.stderr).toEqual([0, 'set\n']);
+      expect(quarantined(w)).toEqual(['build', 'lock']);
       // (zsh's trap functions run as handlers too)
       const zshFns = shell === 'zsh' ? ['TRAPEXIT() { /bin/rm -rf dir; }; echo set', 'r=/bin/rm; TRAPEXIT() { $r -rf dir; }; echo set'] : [];
-      for (const line of ["trap '/bin/rm -rf dir' EXIT; echo set", "r=/bin/rm; trap '$r -rf dir' EXIT; echo set", ...zshFns]) {
+      for (const line of ["trap '/bin/rm -rf dir' EXIT; echo set", "r=/bin/rm; trap '$r -rf dir' EXIT; echo set", 'c="/bin/rm -rf dir"; trap "$c" EXIT; echo set', ...zshFns]) {
         const r = guarded(w, [shell, '-c', line]);
         expect([line, r.exitCode, r.stdout]).toEqual([line, 126, '']);
         expect(r.stderr).toMatch(/BLOCK_UNDETERMINABLE_EFFECT/);
@@ -97,7 +101,7 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
         fs.mkdirSync(path.join(w.ws, 'obj'));
         const fn = guarded(w, [shell, '-c', 'tmp=obj; TRAPEXIT() { rm -rf "$tmp"; }; echo set']);
         expect([fn.exitCode, fn.stdout], fn.stderr).toEqual([0, 'set\n']);
-        expect(quarantined(w)).toEqual(['build', 'obj']);
+        expect(quarantined(w)).toEqual(['build', 'lock', 'obj']);
       }
     });
 
