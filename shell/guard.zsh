@@ -290,6 +290,18 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
   # every function call costs a zsh trap tens of microseconds. Returns 0 to run the command (then
   # a TRAPDEBUG the user had runs too), 1 to abandon the line (interactive refusal).
   __agent_guard_trapdebug() {
+    # A text the bypass filter passed before, under the same options and PATH (__agent_guard_fast,
+    # filled below; the key is `$-`, PATH and the text, each ended by a newline but the last, and
+    # neither a PATH nor a text with a newline is entered, so keys never run together): nothing to
+    # check. Loops repeat their texts; the rest of this body costs a zsh loop of builtins several
+    # times this test (docs/shell-hooks.md, "Cost").
+    # (zsh reads no $'…' inside a subscript: __agent_guard_nl holds the newline)
+    if [[ -n ${__agent_guard_fast[$-$__agent_guard_nl$PATH$__agent_guard_nl$ZSH_DEBUG_CMD]-} ]]; then
+      (( ${+functions[__agent_guard_user_trapdebug]} )) || \builtin return 0
+      __agent_guard_user_trapdebug "$@"
+      \builtin return
+    fi
+    \builtin local __agent_guard_key=$-$'\n'$PATH$'\n'$ZSH_DEBUG_CMD
     # A leading `$name` program word, resolved before any local of this function can hide a
     # variable of the same name.
     __agent_guard_vt=
@@ -318,7 +330,9 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
       \builtin setopt extendedglob
       \builtin local c=$ZSH_DEBUG_CMD w n
       \builtin integer p=1 risky=0
+      \builtin integer shims=0
       if __agent_guard_shims_active; then
+        shims=1
         # One sublist at a time, bypasses only; a leading `$name` program word is resolved (by
         # __agent_guard_varprog, before this function's locals existed). First substrings every
         # bypass must contain, as plain patterns; the extended pattern costs far more and runs only
@@ -385,6 +399,11 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
       fi
       if (( risky )); then
         __agent_guard_decide "$c" || \builtin return 1
+      elif (( shims )) && [[ -z $__agent_guard_vt && $__agent_guard_key != *$'\n'*$'\n'*$'\n'* && $ZSH_DEBUG_CMD != *'>'* && $ZSH_DEBUG_CMD != (\$|\"\$)* ]]; then
+        # Remembered for the test at the top: no bypass, no redirection (its targets' contents
+        # change), no program named by a value (its value changes).
+        (( ${#__agent_guard_fast} < 256 )) || __agent_guard_fast=()
+        __agent_guard_fast[$__agent_guard_key]=1
       fi
     fi
     if (( ${+functions[__agent_guard_user_trapdebug]} )); then
@@ -456,7 +475,8 @@ ${functions[__agent_guard_trapdebug]}
     \builtin return 0
   }
 
-  \builtin typeset -gA __agent_guard_mine __agent_guard_okw
+  \builtin typeset -gA __agent_guard_mine __agent_guard_okw __agent_guard_fast
+  __agent_guard_nl=$'\n'
   \builtin typeset -ga __agent_guard_ow
   __agent_guard_mine=() __agent_guard_okw=() __agent_guard_ow=()
 

@@ -488,6 +488,17 @@ describeSandboxed('zsh hook (ZDOTDIR wrapper + TRAPDEBUG), non-interactive', () 
     const [prepended, dirty] = runCases(w, 'zsh', ['export PATH="${P}:${PATH}"; rm -f nothing', 'export PATH="$D:$PATH"; rm -f nothing'], { P: path.join(w.dir, 'clean'), D: path.join(w.dir, 'dirty') });
     expect([prepended?.calls, prepended?.shimCalls.length]).toEqual([[], 1]);
     expect(dirty?.calls.map((c) => c[c.length - 1]!.trim())).toEqual(['export PATH="$D:$PATH"', 'rm -f nothing']);
+    // A text the filter passed is remembered (__agent_guard_fast) only under the PATH it was passed
+    // with: once PATH drops the shims, the same text reaches the checker again; a user's TRAPDEBUG
+    // still runs for a remembered text.
+    write(path.join(w.home, '.zshenv'), 'TRAPDEBUG() { print -r -- "$ZSH_DEBUG_CMD" >> $HOME/user-trap.log }\n');
+    const [again] = runCases(w, 'zsh', ['for i in 1 2 3; do rm -f nothing; done; PATH=/usr/bin:/bin; for i in 1 2; do rm -f nothing; done']);
+    const sent = again!.calls.map((c) => c[c.length - 1]!.trim());
+    expect(sent[0]).toBe('PATH=/usr/bin:/bin'); // (nothing of the first loop)
+    expect(sent.filter((t) => t === 'rm -f nothing')).toHaveLength(2);
+    expect(again?.shimCalls.length).toBe(3);
+    expect(fs.readFileSync(path.join(w.home, 'user-trap.log'), 'utf8').split('\n').filter((l) => l === 'rm -f nothing')).toHaveLength(5);
+    fs.rmSync(path.join(w.home, '.zshenv'));
   });
 
   zshIt("zsh -lc: the user's .zprofile resetting PATH gets the shim dir back; a ZDOTDIR moved by the user's .zshenv is followed", () => {
