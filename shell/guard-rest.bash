@@ -240,6 +240,9 @@ __agent_guard_risky() {
         ;;
       *) \builtin return 1 ;;
     esac
+    # A trap whose handler calls a function: the handler runs past this hook, the function's body
+    # with it (__agent_guard_trapfn).
+    [[ $1 == trap[[:space:]]* ]] && __agent_guard_trapfn "$1" && \builtin return 0
     if [[ $1 == $__agent_guard_bypass ]]; then
       # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH it
       # was started with) takes nothing past the shims.
@@ -258,6 +261,36 @@ __agent_guard_risky() {
   __agent_guard_prefilter "$1"
 }
 
+
+# $1 is a `trap …` text: returns 0 when a word of it names a shell function, with
+# __agent_guard_t set to the text and, before it, one more `trap -- '…' EXIT` whose handler holds
+# the bodies of those functions and of the functions they name (at most 16), so that the checker
+# reads them as the handler they will run in: a handler runs past the DEBUG trap (bash shows it a
+# stale text then), so only the shims will see it, and `cleanup() { /bin/rm -rf "$d"; }; trap
+# cleanup EXIT` would delete past them. One `declare -f` (a fork) per function, once per trap.
+__agent_guard_trapfn() {
+  \builtin local todo w body bodies seen n=0
+  \builtin local -a ws
+  todo="${1//[^A-Za-z0-9_.:-]/ }" bodies='' seen=' '
+  while [[ -n ${todo// /} ]] && ((n < 16)); do
+    \builtin read -r -a ws <<<"$todo"
+    todo=''
+    for w in "${ws[@]}"; do
+      [[ $w == [A-Za-z_]*([A-Za-z0-9_.:-]) && $seen != *" $w "* && $w != __agent_guard_* ]] || continue
+      \builtin declare -F -- "$w" >/dev/null 2>&1 || continue
+      seen+="$w "
+      ((++n <= 16)) || break
+      body=$(\builtin declare -f -- "$w" 2>/dev/null)
+      body="${body#*$'\n'\{}"
+      body="${body%\}}"
+      bodies+="$body"$'\n'
+      todo+=" ${body//[^A-Za-z0-9_.:-]/ }"
+    done
+  done
+  [[ -n $bodies ]] || \builtin return 1
+  # (first: after a function definition the checker places nothing)
+  __agent_guard_t="trap -- '${bodies//\'/\'\\\'\'}' EXIT"$'\n'"$1"
+}
 
 # Returns 0 when $1 can be left to the shims: shims active, nothing outside quotes that could start
 # another command (; & | ( ) { newline, backquote, $( — quoted parts are removed first, and any

@@ -249,6 +249,8 @@ __agent_guard_check() {
           # directories without the shimmed programs, a harmless `enable -f`.)
           [[ -n ${__agent_guard_bpok-} ]] || __agent_guard_bpcheck
           if [[ $BASH_COMMAND == $__agent_guard_bypass ]]; then __agent_guard_hit=1; else __agent_guard_hit=; fi
+          # (a `trap` goes to the rest, which reads the functions its handler calls)
+          [[ $BASH_COMMAND != trap[[:space:]]* ]] || __agent_guard_hit=1
           ;;
         *) __agent_guard_hit= ;;
       esac

@@ -130,6 +130,34 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
     [[ -n $__agent_guard_pr ]] && __agent_guard_clear "${(@s.:.)__agent_guard_pr}"
   }
 
+  # $1 is a `trap …` text or a trap function's definition: returns 0 when a word of it names a
+  # function, with __agent_guard_tt set to the text and, before it, one more `trap -- '…' EXIT` whose
+  # handler holds the bodies of those functions and of the functions they name (at most 16): a
+  # handler runs past TRAPDEBUG (zsh runs none inside it), so only the shims will see it, and
+  # `cleanup() { /bin/rm -rf $d }; trap cleanup EXIT` would delete past them. No fork.
+  __agent_guard_trapfn() {
+    \builtin emulate -L zsh
+    \builtin setopt extendedglob
+    \builtin local todo=${1//[^A-Za-z0-9_.:-]/ } w bodies= seen=' '
+    \builtin integer n=0
+    while [[ -n ${todo// /} ]] && (( n < 16 )); do
+      \builtin local -a ws
+      ws=(${=todo})
+      todo=
+      for w in $ws; do
+        [[ $w == [A-Za-z_][A-Za-z0-9_.:-]# && $seen != *" $w "* && $w != __agent_guard_* ]] || continue
+        (( ${+functions[$w]} )) || continue
+        seen+="$w "
+        (( ++n <= 16 )) || break
+        bodies+=${functions[$w]}$'\n'
+        todo+=" ${functions[$w]//[^A-Za-z0-9_.:-]/ }"
+      done
+    done
+    [[ -n $bodies ]] || \builtin return 1
+    # (first: after a function definition the checker places nothing)
+    __agent_guard_tt="trap -- ${(qq)bodies} EXIT"$'\n'$1
+  }
+
   # $ZSH_DEBUG_CMD starts with a variable as its program (`$x -rf y`, `"${RM}" y`): sets
   # __agent_guard_vt to the text with the variable's value in its place when that value holds a `/`
   # (a program named by a path, which the shims do not see). Its locals have the guard's prefix, so
@@ -353,6 +381,11 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
               if [[ $c == ${~__agent_guard_bypass} ]]; then
                 [[ $c == (export |)PATH=(|[\"\'])${(b)AGENT_GUARD_SHIMS}(|:[^\;\&\|\`\$\(\)]#)(|[\"\']) ]] ||
                   { [[ $c == (export |)PATH=* ]] && __agent_guard_prepend "${c#export }"; } || risky=1
+              fi
+              # A trap (or a trap function's definition) whose handler calls a function: the bodies
+              # go with it (__agent_guard_trapfn).
+              if [[ $c == (trap|(function[[:space:]]##|)TRAP[A-Z]##)[[:space:]\(]* ]] && __agent_guard_trapfn "$c"; then
+                c=$__agent_guard_tt risky=1
               fi
               ;;
           esac

@@ -89,9 +89,15 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
       const early = guarded(w, [shell, '-c', 'f=lock; trap "rm -f $f" EXIT; echo set']); // (expanded when set)
       expect([early.exitCode, early.stdout], early.stderr).toEqual([0, 'set\n']);
       expect(quarantined(w)).toEqual(['build', 'lock']);
+      fs.writeFileSync(path.join(w.ws, 'lock2'), 'l');
+      const viaFn = guarded(w, [shell, '-c', 'cleanup() { rm -f "$1"; }; trap \'cleanup lock2\' EXIT; echo set']);
+      expect([viaFn.exitCode, viaFn.stdout], viaFn.stderr).toEqual([0, 'set\n']);
+      expect(quarantined(w)).toEqual(['build', 'lock', 'lock2']);
       // (zsh's trap functions run as handlers too)
-      const zshFns = shell === 'zsh' ? ['TRAPEXIT() { /bin/rm -rf dir; }; echo set', 'r=/bin/rm; TRAPEXIT() { $r -rf dir; }; echo set'] : [];
-      for (const line of ["trap '/bin/rm -rf dir' EXIT; echo set", "r=/bin/rm; trap '$r -rf dir' EXIT; echo set", 'c="/bin/rm -rf dir"; trap "$c" EXIT; echo set', ...zshFns]) {
+      const zshFns = shell === 'zsh' ? ['TRAPEXIT() { /bin/rm -rf dir; }; echo set', 'r=/bin/rm; TRAPEXIT() { $r -rf dir; }; echo set', 'h() { /bin/rm -rf dir; }; TRAPEXIT() { h; }; echo set'] : [];
+      // (a function the handler calls, and one that function calls: their bodies are read with it)
+      const fns = ['cleanup() { /bin/rm -rf dir; }; trap cleanup EXIT; echo set', 'h() { r=/bin/rm; $r -rf dir; }; cleanup() { h; }; trap \'cleanup; echo bye\' EXIT; echo set'];
+      for (const line of ["trap '/bin/rm -rf dir' EXIT; echo set", "r=/bin/rm; trap '$r -rf dir' EXIT; echo set", 'c="/bin/rm -rf dir"; trap "$c" EXIT; echo set', ...fns, ...zshFns]) {
         const r = guarded(w, [shell, '-c', line]);
         expect([line, r.exitCode, r.stdout]).toEqual([line, 126, '']);
         expect(r.stderr).toMatch(/BLOCK_UNDETERMINABLE_EFFECT/);
@@ -101,7 +107,7 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
         fs.mkdirSync(path.join(w.ws, 'obj'));
         const fn = guarded(w, [shell, '-c', 'tmp=obj; TRAPEXIT() { rm -rf "$tmp"; }; echo set']);
         expect([fn.exitCode, fn.stdout], fn.stderr).toEqual([0, 'set\n']);
-        expect(quarantined(w)).toEqual(['build', 'lock', 'obj']);
+        expect(quarantined(w)).toEqual(['build', 'lock', 'lock2', 'obj']);
       }
     });
 
