@@ -258,6 +258,7 @@ __agent_guard_risky() {
     __agent_guard_varprog "$1"
     \builtin return
   fi
+  [[ $1 == trap[[:space:]]* ]] && __agent_guard_trapfn "$1" && \builtin return 0
   __agent_guard_prefilter "$1"
 }
 

@@ -382,11 +382,6 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
                 [[ $c == (export |)PATH=(|[\"\'])${(b)AGENT_GUARD_SHIMS}(|:[^\;\&\|\`\$\(\)]#)(|[\"\']) ]] ||
                   { [[ $c == (export |)PATH=* ]] && __agent_guard_prepend "${c#export }"; } || risky=1
               fi
-              # A trap (or a trap function's definition) whose handler calls a function: the bodies
-              # go with it (__agent_guard_trapfn).
-              if [[ $c == (trap|(function[[:space:]]##|)TRAP[A-Z]##)[[:space:]\(]* ]] && __agent_guard_trapfn "$c"; then
-                c=$__agent_guard_tt risky=1
-              fi
               ;;
           esac
         fi
@@ -422,6 +417,11 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
           ;;
         (*) [[ $c == ${~__agent_guard_words} ]] && risky=1 ;; # one plain word
       esac
+      fi
+      # A trap (or a trap function's definition) whose handler calls a function: the bodies go with
+      # it (__agent_guard_trapfn).
+      if [[ $c == (trap|(function[[:space:]]##|)TRAP[A-Z]##)[[:space:]\(]* ]] && __agent_guard_trapfn "$c"; then
+        c=$__agent_guard_tt risky=1
       fi
       # A redirection that would truncate a file holding content this shell did not write: kept
       # first (with the text's own check in the same call when the filter sends it).
