@@ -329,7 +329,8 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
       __agent_guard_user_trapdebug "$@"
       \builtin return
     fi
-    \builtin local __agent_guard_key=$-$'\n'$PATH$'\n'$ZSH_DEBUG_CMD
+    # (quoted: a script under `emulate sh` splits words here, before the check's own emulate)
+    \builtin local __agent_guard_key="$-$__agent_guard_nl$PATH$__agent_guard_nl$ZSH_DEBUG_CMD"
     # A leading `$name` program word, resolved before any local of this function can hide a
     # variable of the same name.
     __agent_guard_vt=

@@ -499,6 +499,10 @@ describeSandboxed('zsh hook (ZDOTDIR wrapper + TRAPDEBUG), non-interactive', () 
     expect(again?.shimCalls.length).toBe(3);
     expect(fs.readFileSync(path.join(w.home, 'user-trap.log'), 'utf8').split('\n').filter((l) => l === 'rm -f nothing')).toHaveLength(5);
     fs.rmSync(path.join(w.home, '.zshenv'));
+    // A script under `emulate sh` (sh scripts run by zsh, the shims' own first line) splits words
+    // where zsh does not: the trap's first lines run in the caller's options, and say nothing.
+    const sh = clean(run(w, ['zsh', '-c', 'emulate sh; set -- a b; for i in 1 2 3; do x="$# $i"; echo "$x $*"; done']));
+    expect(sh).toMatchObject({ exitCode: 0, stderr: '', stdout: '2 1 a b\n2 2 a b\n2 3 a b\n' });
   });
 
   zshIt("zsh -lc: the user's .zprofile resetting PATH gets the shim dir back; a ZDOTDIR moved by the user's .zshenv is followed", () => {
