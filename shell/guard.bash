@@ -178,8 +178,8 @@ __agent_guard_clearto() {
 }
 
 # The DEBUG trap. Its text (__agent_guard_settrap) first tries, inline, the cheapest test the hook
-# has: a text the bypass filter already passed, remembered in __agent_guard_fast under the `$-` and
-# PATH it was settled with (the key is `$-`, PATH and the text, each ended by a newline but the
+# has: a text the bypass filter already passed (the second time it comes), remembered in
+# __agent_guard_fast under the `$-` and PATH it was settled with (the key is `$-`, PATH and the text, each ended by a newline but the
 # last; only a PATH and a text without newlines are remembered there, so no two keys run
 # together). Same options: no xtrace. Same PATH: the shims still first. Loops repeat their texts,
 # and such a text then costs no function call: bash parses the trap text and copies a function's
@@ -264,8 +264,9 @@ __agent_guard_check() {
             __agent_guard_okr[$PWD$'\x1f'$BASH_COMMAND]=1
           fi
         elif [[ $BASH_COMMAND != [@*] ]]; then
+          # (entered for the inline test the second time it comes: a `bash -c` of one command
+          # never needs it)
           __agent_guard_ok[$BASH_COMMAND]=1
-          __agent_guard_fastok
         fi
         \builtin return 0
       fi
