@@ -349,15 +349,14 @@ function trapOps(c: Call): Op[] {
   const handler = args[0];
   if (handler === undefined || args.length < 2) return [];
   if (!handler.dynamic && (handler.value === '-' || handler.value === '' || /^-[lp]+$/.test(handler.value))) return [];
+  // One expanded when the trap is set (`trap "rm -f $tmp" EXIT`, SC2064) is read as written, its
+  // expansions unexpanded, so that `$tmp` is a value the handler's rm is given and `$cmd` a program
+  // known only then. (Their values could still add commands; that is `eval`'s risk too.)
   const text = handler.dynamic ? handler.display : handler.value;
   if (DYNAMIC_PROGRAM.test(text)) {
     return [indirectOp('trap', text, 'indirect-shell', `trap runs a program named by a value, known only when the handler runs (${clip(text)})`, place(c.site, null, c.wrappers), c.words.map((w) => w.display))];
   }
-  if (!handler.dynamic) return shellTextOps('trap', handler.value, false, c, null, 'indirect-shell');
-  // Expanded when the trap is set (`trap "rm -f $tmp" EXIT`, SC2064): read as written, its
-  // expansions unexpanded, so that `$tmp` is a value the handler's rm is given and `$cmd` a program
-  // known only then. (Their values could still add commands; that is `eval`'s risk too.)
-  return shellTextOps('trap', handler.display, false, c, null, 'indirect-shell');
+  return shellTextOps('trap', text, false, c, null, 'indirect-shell');
 }
 
 function sourceOps(c: Call): Op[] {
