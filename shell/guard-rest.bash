@@ -270,11 +270,12 @@ __agent_guard_risky() {
 # stale text then), so only the shims will see it, and `cleanup() { /bin/rm -rf "$d"; }; trap
 # cleanup EXIT` would delete past them. One `declare -f` (a fork) per function, once per trap.
 __agent_guard_trapfn() {
-  \builtin local todo w body bodies seen n=0
+  # (split on spaces whatever IFS the script set; the words hold no glob character)
+  \builtin local todo w body bodies seen n=0 IFS=' '
   \builtin local -a ws
   todo="${1//[^A-Za-z0-9_.:-]/ }" bodies='' seen=' '
   while [[ -n ${todo// /} ]] && ((n < 16)); do
-    \builtin read -r -a ws <<<"$todo"
+    ws=($todo)
     todo=''
     for w in "${ws[@]}"; do
       [[ $w == [A-Za-z_]*([A-Za-z0-9_.:-]) && $seen != *" $w "* && $w != __agent_guard_* ]] || continue

@@ -138,7 +138,7 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
   __agent_guard_trapfn() {
     \builtin emulate -L zsh
     \builtin setopt extendedglob
-    \builtin local todo=${1//[^A-Za-z0-9_.:-]/ } w bodies= seen=' '
+    \builtin local todo=${1//[^A-Za-z0-9_.:-]/ } w bodies= seen=' ' IFS=' '
     \builtin integer n=0
     while [[ -n ${todo// /} ]] && (( n < 16 )); do
       \builtin local -a ws

@@ -96,7 +96,7 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
       // (zsh's trap functions run as handlers too)
       const zshFns = shell === 'zsh' ? ['TRAPEXIT() { /bin/rm -rf dir; }; echo set', 'r=/bin/rm; TRAPEXIT() { $r -rf dir; }; echo set', 'h() { /bin/rm -rf dir; }; TRAPEXIT() { h; }; echo set'] : [];
       // (a function the handler calls, and one that function calls: their bodies are read with it)
-      const fns = ['cleanup() { /bin/rm -rf dir; }; trap cleanup EXIT; echo set', 'h() { r=/bin/rm; $r -rf dir; }; cleanup() { h; }; trap \'cleanup; echo bye\' EXIT; echo set'];
+      const fns = ['cleanup() { /bin/rm -rf dir; }; trap cleanup EXIT; echo set', 'IFS=:; cleanup() { /bin/rm -rf dir; }; trap cleanup EXIT; echo set', 'h() { r=/bin/rm; $r -rf dir; }; cleanup() { h; }; trap \'cleanup; echo bye\' EXIT; echo set'];
       for (const line of ["trap '/bin/rm -rf dir' EXIT; echo set", "r=/bin/rm; trap '$r -rf dir' EXIT; echo set", 'c="/bin/rm -rf dir"; trap "$c" EXIT; echo set', ...fns, ...zshFns]) {
         const r = guarded(w, [shell, '-c', line]);
         expect([line, r.exitCode, r.stdout]).toEqual([line, 126, '']);
