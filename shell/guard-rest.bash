@@ -233,7 +233,7 @@ __agent_guard_risky() {
       */rm* | */unlink* | */shred* | */git* | */find* | */xargs* | */parallel* | */srm* | */wipe* | \
         *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
         *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
-        *extdebug* | *func* | *+T* | *_CMDS*) ;;
+        *extdebug* | *func* | *+T* | *_CMDS* | *posix* | *POSIX* | *zsh*) ;;
       \$* | \"\$*)
         __agent_guard_varprog "$1"
         \builtin return

@@ -103,7 +103,8 @@ __agent_guard_bypass='@(*/@(rm|rmdir|unlink|shred|git|find|xargs|parallel|srm|wi
 '|?(*[[:space:];&|(){}!`"'\''])env+([[:space:]])-*'\
 '|?(*[[:space:];&|(){}!`"'\''])PATH=!(?(\")\$?({)PATH*)|*unset*PATH*'\
 '|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
-'|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*|*BASH_CMDS*|*trap*[;&|({`"'\'']*([[:space:]])\$*)'
+'|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*|*BASH_CMDS*|*trap*[;&|({`"'\'']*([[:space:]])\$*'\
+'|*bash*posix*|*POSIXLY_CORRECT*|?(*[[:space:];&|(){}!`"'\''])zsh+([[:space:]])-*([A-Za-z])f*|*zsh*rcs*|*zsh*--emulate*)'
 # A bash that does not apply extended globs in [[ == ]] sends every text (bash 5 does). Checked on
 # the pattern's first use, not at start: the four matches cost every `bash -c` about 0.6 ms.
 __agent_guard_bpcheck() {
@@ -239,7 +240,7 @@ __agent_guard_check() {
         */rm* | */unlink* | */shred* | */git* | */find* | */xargs* | */parallel* | */srm* | */wipe* | \
           *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *command* | *hash* | \
           *env* | *PATH* | *path=* | *trap* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
-          *extdebug* | *func* | *+T* | *_CMDS*)
+          *extdebug* | *func* | *+T* | *_CMDS* | *posix* | *POSIX* | *zsh*)
           # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the PATH it
           # was started with, on every command): __agent_guard_risky's first exemption.
           [[ $BASH_COMMAND != ?(export )PATH=?([\"\'])"$AGENT_GUARD_SHIMS"?(:*([!\;\&\|\`\$\(\)]))?([\"\']) ]] || \builtin return 0

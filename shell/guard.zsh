@@ -50,7 +50,8 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
 '|*trap*DEBUG*|*TRAPDEBUG*|*BASH_ENV*|*ZDOTDIR*|*AGENT_GUARD*|*agent_guard*|*extdebug*|*functrace*'\
 '|*unfunction*|*+T*|*trap -*|*trap '\'''\''*|*trap ""*'\
 '|(|*[[:space:];&|(){}!`"'\''])hash[[:space:]]##*=*|*commands\[*|*commands(|+)=\(*'\
-'|*trap*[;&|({`"'\''][[:space:]]#[$]*|*TRAP[A-Z]*)'
+'|*trap*[;&|({`"'\''][[:space:]]#[$]*|*TRAP[A-Z]*'\
+'|*bash*posix*|*POSIXLY_CORRECT*|(|*[[:space:];&|(){}!`"'\''])zsh[[:space:]]##-[A-Za-z]#f*|*zsh*rcs*|*zsh*--emulate*)'
 
   # This file and the wrapper's files live here; their own code is never checked.
   __agent_guard_dir=${${(%):-%x}:h}
@@ -376,6 +377,7 @@ if [[ ${__agent_guard_loaded-} != 1 || ${(t)__agent_guard_loaded} == *export* ]]
             (*/rm* | */unlink* | */shred* | */git* | */find* | */xargs* | */parallel* | */srm* | */wipe* | \
               *su* | *doas* | *runuser* | *pkexec* | *box* | *enable* | *zmod* | *zf_* | *command* | \
               *hash* | *env* | *PATH* | *path* | *trap* | *TRAP* | *DEBUG* | *_ENV* | *ZDOT* | *AGENT_GUARD* | *agent_guard* | \
+              *posix* | *POSIX* | *zsh* | \
               *extdebug* | *func* | *+T*)
               # A PATH that keeps the shim dir first (a harness's shell snapshot re-exporting the
               # PATH it was started with) takes nothing past the shims.

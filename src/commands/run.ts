@@ -97,6 +97,10 @@ export function guardEnv(
   // unguarded. SHLVL >= 1 makes every bash under the guard at least a second-level shell.
   const level = Number.parseInt(env.SHLVL ?? '', 10);
   if (!Number.isInteger(level) || level < 1) out.SHLVL = '1';
+  // bash started with POSIXLY_CORRECT in its environment runs in POSIX mode and reads no BASH_ENV:
+  // every `bash -c` under the guard would run without the hook (`bash -c '/usr/bin/rm -rf x'`
+  // deleted x past both layers). The hooks refuse exporting it again (BLOCK_GUARD_TAMPERING).
+  delete out.POSIXLY_CORRECT;
   return out;
 }
 

@@ -104,8 +104,15 @@ function bindsPastShims(text: string): string | null {
   return null;
 }
 
+/** POSIXLY_CORRECT exported (or set as a variable of its own, which `set -a` or a later `export`
+ *  would export): every bash started from then on runs in POSIX mode and reads no BASH_ENV, so
+ *  no hook. As one command's prefix (`POSIXLY_CORRECT=1 ls`) it is that command's business (a
+ *  nested bash in POSIX mode is decided as unhooked: text.ts readsHook). */
+const POSIX_EXPORT = /(?:^|[\s;&|(`{])(?:export|declare\s+-\w*x\w*|typeset\s+-\w*x\w*)\s+(?:[^;&|\n)`]*\s)?POSIXLY_CORRECT\b|(?:^|[;&|(`{\n]\s*)POSIXLY_CORRECT=[^\s;&|)`]*\s*(?:$|[;&|)`}\n])/;
+
 /** Why a text turns the guard off, or null. */
 export function tampering(text: string): string | null {
   if (TAMPER.test(text)) return 'the line changes what agent-guard relies on (its traps, startup files or shim tag)';
+  if (POSIX_EXPORT.test(text)) return 'POSIXLY_CORRECT in the environment makes every bash start without its hook (no BASH_ENV in POSIX mode)';
   return loadsGuardedBuiltin(text) ?? bindsPastShims(text);
 }

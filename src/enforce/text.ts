@@ -97,7 +97,7 @@ function leftToShims(o: OpResult, input: TextInput, env: Env): boolean | 'inner'
     // A trap's handler runs later, past the hooks: only the shims will see it then, so it is left to
     // them only when each of its deleting commands reaches a shim by its name.
     if (o.program === 'trap') return !o.inner.dynamic && handlerReachesShims(o.inner.text, input, env);
-    if (input.hooked && HOOKED.has(o.program)) return true;
+    if (input.hooked && HOOKED.has(o.program) && readsHook(o, input, env)) return true;
     return o.inner.dynamic || o.cwd === null ? false : 'inner';
   }
   // Compound commands a hooked shell hands over whole (zsh's `if … fi`, `{ … }`): their commands
@@ -108,6 +108,25 @@ function leftToShims(o: OpResult, input: TextInput, env: Env): boolean | 'inner'
     return trapFn === null || handlerReachesShims(trapFn[1]!, input, env);
   }
   return false;
+}
+
+/** Does a nested bash or zsh load its hook? bash in POSIX mode (`--posix`, `-o posix`,
+ *  POSIXLY_CORRECT in the environment or assigned on the line) reads no BASH_ENV, and zsh without its
+ *  start-up files (`-f`, `--no-rcs`, `-o no_rcs`, `+o rcs`, `--emulate …`) no ZDOTDIR: each deleted a
+ *  directory past both layers under `agent-guard run` (`bash --posix -c '/usr/bin/rm -rf keep'`). */
+function readsHook(o: OpResult, input: TextInput, env: Env): boolean {
+  const args = o.argv.slice(1);
+  const end = args.findIndex((a) => a === '-c' || a === '--' || !a.startsWith('-') && !a.startsWith('+'));
+  const opts = end < 0 ? args : args.slice(0, end + (args[end] === '-c' ? 1 : 0));
+  const pairs = opts.map((a, i) => `${a} ${opts[i + 1] ?? ''}`);
+  if (o.program === 'bash') {
+    if (env.POSIXLY_CORRECT !== undefined || /\bPOSIXLY_CORRECT\b/.test(input.text)) return false;
+    return !opts.includes('--posix') && !pairs.some((p) => /^-o posix\b/.test(p));
+  }
+  if (o.program === 'zsh') {
+    return !opts.some((a) => /^-[a-zA-Z]*f/.test(a) || /^--(no-?rcs|emulate)/.test(a)) && !pairs.some((p) => /^-o no_?rcs\b|^\+o rcs\b/i.test(p));
+  }
+  return true;
 }
 
 /** Does every command of a trap's handler that is not ALLOW reach a shim by its bare name? */

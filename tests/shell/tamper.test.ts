@@ -41,6 +41,10 @@ describe('what counts as tampering', () => {
     'commands=(build test lint); for c in "${commands[@]}"; do make "$c"; done',
     'echo $commands[git]',
     'commands[mytool]=/opt/tool/bin/mytool',
+    // POSIXLY_CORRECT for one command (a nested bash in POSIX mode is decided as unhooked), read, unset
+    'POSIXLY_CORRECT=1 ls -l',
+    'echo "$POSIXLY_CORRECT"',
+    'unset POSIXLY_CORRECT',
   ])('harmless: %s', (t) => expect(tampering(t)).toBeNull());
 
   it.each([
@@ -75,6 +79,11 @@ describe('what counts as tampering', () => {
     "commands['git']=$g",
     'commands[$n]=$p',
     'commands=(rm /bin/rm)',
+    // every bash started from then on reads no BASH_ENV (POSIX mode)
+    'export POSIXLY_CORRECT=1',
+    'export PATH POSIXLY_CORRECT',
+    'POSIXLY_CORRECT=1; bash -c "$x"',
+    'declare -x POSIXLY_CORRECT=y',
   ])('tampering: %s', (t) => expect(tampering(t)).not.toBeNull());
 
   it("the bash hook's list of guarded builtin names is the checker's", () => {
