@@ -8,7 +8,8 @@ import { OptionReader, type OptionSpec } from './options.js';
 const SHELL_OPTIONS: OptionSpec = {
   shortFlags: 'abcefhiklmnprstuvxBCDEHIPT',
   nextWordValues: 'oO',
-  longValues: ['rcfile', 'init-file'],
+  // (zsh's `--emulate sh` takes the next word too)
+  longValues: ['rcfile', 'init-file', 'emulate'],
   plus: true,
 };
 

@@ -110,21 +110,28 @@ function leftToShims(o: OpResult, input: TextInput, env: Env): boolean | 'inner'
   return false;
 }
 
-/** Does a nested bash or zsh load its hook? bash in POSIX mode (`--posix`, `-o posix`,
- *  POSIXLY_CORRECT in the environment or assigned on the line) reads no BASH_ENV, and zsh without its
- *  start-up files (`-f`, `--no-rcs`, `-o no_rcs`, `+o rcs`, `--emulate …`) no ZDOTDIR: each deleted a
- *  directory past both layers under `agent-guard run` (`bash --posix -c '/usr/bin/rm -rf keep'`). */
+/** Does a nested bash or zsh load its hook? bash reads no BASH_ENV in POSIX mode (`--posix`, `-o
+ *  posix`, POSIXLY_CORRECT in the environment or assigned on the line) or privileged mode (`-p`, `-o
+ *  privileged`), and an interactive one (`-i`) reads ~/.bashrc instead; zsh without its start-up files
+ *  (`-f`, `--no-rcs`, `-o no_rcs`, `+o rcs`, `--emulate …`) reads no ZDOTDIR. Each deleted a directory
+ *  past both layers under `agent-guard run` (`bash --posix -c '/usr/bin/rm -rf keep'`). */
 function readsHook(o: OpResult, input: TextInput, env: Env): boolean {
-  const args = o.argv.slice(1);
-  const end = args.findIndex((a) => a === '-c' || a === '--' || !a.startsWith('-') && !a.startsWith('+'));
-  const opts = end < 0 ? args : args.slice(0, end + (args[end] === '-c' ? 1 : 0));
-  const pairs = opts.map((a, i) => `${a} ${opts[i + 1] ?? ''}`);
+  // The options before the command string or script, each `o` of a cluster with the word it takes
+  // (`-o posix`, `-oc posix TEXT`) as one "-o NAME" entry, as shells.ts reads them.
+  const opts: string[] = [];
+  for (let i = 1; i < o.argv.length; i++) {
+    const a = o.argv[i]!;
+    if (a === '--' || !/^[-+]/.test(a)) break;
+    opts.push(a);
+    if (/^--(emulate|rcfile|init-file)$/.test(a)) i++;
+    else if (/^[-+][a-zA-Z]+$/.test(a)) for (const ch of a.slice(1)) if (ch === 'o' || ch === 'O') opts.push(`${a[0]}${ch} ${o.argv[++i] ?? ''}`);
+  }
   if (o.program === 'bash') {
     if (env.POSIXLY_CORRECT !== undefined || /\bPOSIXLY_CORRECT\b/.test(input.text)) return false;
-    return !opts.includes('--posix') && !pairs.some((p) => /^-o posix\b/.test(p));
+    return !opts.some((a) => a === '--posix' || /^-[a-zA-Z]*[pi]/.test(a) || /^-o (posix|privileged)$/.test(a));
   }
   if (o.program === 'zsh') {
-    return !opts.some((a) => /^-[a-zA-Z]*f/.test(a) || /^--(no-?rcs|emulate)/.test(a)) && !pairs.some((p) => /^-o no_?rcs\b|^\+o rcs\b/i.test(p));
+    return !opts.some((a) => /^-[a-zA-Z]*f/.test(a) || /^--(no-?rcs|emulate)/.test(a) || /^-o no_?rcs$|^\+o rcs$/i.test(a));
   }
   return true;
 }

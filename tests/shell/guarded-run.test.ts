@@ -123,13 +123,13 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
   // A nested shell that loads no hook: bash in POSIX mode reads no BASH_ENV, zsh -f no ZDOTDIR. Each
   // of these deleted its target past both layers before: the outer hook took the nested shell for a
   // hooked one.
-  itSandboxed('a nested bash in POSIX mode or zsh -f is decided as a shell without the hook; POSIXLY_CORRECT is dropped by run and refused as an export', () => {
+  itSandboxed('a nested bash in POSIX or privileged mode, or zsh -f, is decided as a shell without the hook; POSIXLY_CORRECT is dropped by run and refused as an export', () => {
     const w = world('posix');
-    for (const d of ['p1', 'p2', 'p3']) fs.mkdirSync(path.join(w.ws, d));
-    const lines = ["bash --posix -c '/bin/rm -rf p1'", "POSIXLY_CORRECT=1 bash -c '/bin/rm -rf p2'", ...(fs.existsSync('/usr/bin/zsh') || fs.existsSync('/bin/zsh') ? ["zsh -f -c '/bin/rm -rf p3'"] : ['rm -rf p3'])];
+    for (const d of ['p1', 'p2', 'p3', 'p4']) fs.mkdirSync(path.join(w.ws, d));
+    const lines = ["bash --posix -c '/bin/rm -rf p1'", "POSIXLY_CORRECT=1 bash -c '/bin/rm -rf p2'", ...(fs.existsSync('/usr/bin/zsh') || fs.existsSync('/bin/zsh') ? ["zsh -f -c '/bin/rm -rf p3'"] : ['rm -rf p3']), "bash -p -c '/bin/rm -rf p4'"];
     const r = guarded(w, ['bash', '-c', `${lines.join('; ')}; echo done`]);
     expect([r.exitCode, r.stdout], r.stderr).toEqual([0, 'done\n']);
-    expect(quarantined(w)).toEqual(['p1', 'p2', 'p3']);
+    expect(quarantined(w)).toEqual(['p1', 'p2', 'p3', 'p4']);
     for (const line of ['x=/bin/rm; bash --posix -c "$x -rf build"', 'x=/bin/rm; POSIXLY_CORRECT=1 bash -c "$x -rf build"', 'export POSIXLY_CORRECT=1; bash -c "/bin/rm -rf build"']) {
       const b = guarded(w, ['bash', '-c', `${line}; echo after`]);
       expect([line, b.exitCode, b.stdout]).toEqual([line, 126, '']);
@@ -140,7 +140,7 @@ describeSandboxed('agent-guard run: shims and hooks together, with the real chec
     const env = { HOME: w.home, PATH: SYSTEM_PATH, XDG_CACHE_HOME: path.join(w.home, '.cache'), AGENT_GUARD_SESSION: 'guarded-run', POSIXLY_CORRECT: '1' };
     const e = runSandboxedExact(area.rw(), env, [process.execPath, BIN, 'run', '--', 'bash', '-c', '/bin/rm -rf build; echo "pc=${POSIXLY_CORRECT-unset}"'], { cwd: w.ws, timeoutMs: 60_000 });
     expect([e.exitCode, e.stdout], e.stderr).toEqual([0, 'pc=unset\n']);
-    expect(quarantined(w)).toEqual(['build', 'p1', 'p2', 'p3']);
+    expect(quarantined(w)).toEqual(['build', 'p1', 'p2', 'p3', 'p4']);
   });
 
   itSandboxed("sh -c (dash: no hook) still meets the shims: xargs rm, find -delete, make-style recipes", () => {
