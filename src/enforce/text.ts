@@ -131,7 +131,8 @@ function readsHook(o: OpResult, input: TextInput, env: Env): boolean {
     return !opts.some((a) => a === '--posix' || /^-[a-zA-Z]*[pi]/.test(a) || /^-o (posix|privileged)$/.test(a));
   }
   if (o.program === 'zsh') {
-    return !opts.some((a) => /^-[a-zA-Z]*f/.test(a) || /^--(no-?rcs|emulate)/.test(a) || /^-o no_?rcs$|^\+o rcs$/i.test(a));
+    // (zsh option names ignore case and underscores: NO_RCS, norcs, --no-rcs)
+    return !opts.some((a) => /^-[a-zA-Z]*f/.test(a) || /^--(no[-_]?rcs|emulate)/i.test(a) || /^-o no_?rcs$|^\+o _?rcs$/i.test(a));
   }
   return true;
 }

@@ -42,6 +42,8 @@ describe('a nested shell reads its hook, or is decided as one without', () => {
     `zsh -fc ${inner}`,
     `zsh --no-rcs -c ${inner}`,
     `zsh -o no_rcs -c ${inner}`,
+    `zsh -o NO_RCS -c ${inner}`,
+    `zsh --no_rcs -c ${inner}`,
     `zsh +o rcs -c ${inner}`,
     `zsh --emulate sh -c ${inner}`,
   ])('without its hook, a text known only when it runs is refused: %s', (t) => {
