@@ -23,6 +23,7 @@ export type {
 } from './types.js';
 export { DYNAMIC_PROGRAM, smellsDestructive } from './smell.js';
 export { quoteArgv } from './posix/tokenize.js';
+export { readShellArgs } from './shells.js';
 // The option knowledge the shims need for a concrete argv.
 export { readRm, RM_SPECS, type RmArgs } from './rm.js';
 export { gitSubcommandIndex, GIT_GLOBAL_OPTIONS } from './git.js';

@@ -21,6 +21,9 @@ export interface ShellArgs {
   at: number;
   /** `fish --command=TEXT`: the text inline. */
   text?: string;
+  /** The options read, one entry per letter or long name, with its value: `-p`, `-o posix`,
+   *  `+o rcs`, `--posix`, `--emulate sh` (which say whether the shell loads its start-up files). */
+  options: string[];
 }
 
 export function readShellArgs(args: readonly { value: string; dynamic: boolean }[]): ShellArgs {
@@ -28,6 +31,7 @@ export function readShellArgs(args: readonly { value: string; dynamic: boolean }
   let stdin = false;
   let inline: string | undefined;
   let commandWord: number | undefined;
+  const options: string[] = [];
   const r = new OptionReader(
     args.map((w) => w.value),
     SHELL_OPTIONS,
@@ -44,6 +48,8 @@ export function readShellArgs(args: readonly { value: string; dynamic: boolean }
       k = item?.kind === 'operand' ? item.word : r.index;
       break;
     }
+    if (item.kind === 'short') options.push(`${item.sign}${item.name}${item.value !== undefined ? ` ${item.value}` : ''}`);
+    else if (item.kind === 'long') options.push(`--${item.typed}${item.value !== undefined ? ` ${item.value}` : ''}`);
     if (item.kind === 'short' && item.name === 'c') command = true;
     if (item.kind === 'short' && item.name === 's') stdin = true;
     if (item.kind === 'long' && item.typed === 'command') {
@@ -58,7 +64,7 @@ export function readShellArgs(args: readonly { value: string; dynamic: boolean }
       }
     }
   }
-  if (command) return inline !== undefined ? { mode: 'command', at: commandWord!, text: inline } : { mode: 'command', at: commandWord ?? k };
-  if (k < args.length && !stdin) return { mode: 'script', at: k };
-  return { mode: 'stdin', at: k };
+  if (command) return inline !== undefined ? { mode: 'command', at: commandWord!, text: inline, options } : { mode: 'command', at: commandWord ?? k, options };
+  if (k < args.length && !stdin) return { mode: 'script', at: k, options };
+  return { mode: 'stdin', at: k, options };
 }

@@ -8,7 +8,7 @@
 import { loadConfig, runtimeGuards, type Env } from '../config.js';
 import type { CheckResult, OpResult } from '../engine.js';
 import type { UndeterminableReason } from '../classifier/types.js';
-import { DYNAMIC_PROGRAM } from '../classifier/index.js';
+import { DYNAMIC_PROGRAM, readShellArgs } from '../classifier/index.js';
 import { explain, type ReasonCode } from '../policy/reasons.js';
 import { settleAsk, type AskPolicy } from '../grants/settle.js';
 import { decideLine, enforce, needsCompensation, relocatesRegenerable } from './index.js';
@@ -116,23 +116,15 @@ function leftToShims(o: OpResult, input: TextInput, env: Env): boolean | 'inner'
  *  (`-f`, `--no-rcs`, `-o no_rcs`, `+o rcs`, `--emulate …`) reads no ZDOTDIR. Each deleted a directory
  *  past both layers under `agent-guard run` (`bash --posix -c '/usr/bin/rm -rf keep'`). */
 function readsHook(o: OpResult, input: TextInput, env: Env): boolean {
-  // The options before the command string or script, each `o` of a cluster with the word it takes
-  // (`-o posix`, `-oc posix TEXT`) as one "-o NAME" entry, as shells.ts reads them.
-  const opts: string[] = [];
-  for (let i = 1; i < o.argv.length; i++) {
-    const a = o.argv[i]!;
-    if (a === '--' || !/^[-+]/.test(a)) break;
-    opts.push(a);
-    if (/^--(emulate|rcfile|init-file)$/.test(a)) i++;
-    else if (/^[-+][a-zA-Z]+$/.test(a)) for (const ch of a.slice(1)) if (ch === 'o' || ch === 'O') opts.push(`${a[0]}${ch} ${o.argv[++i] ?? ''}`);
-  }
+  // (the options as the classifier read them: `-pc` is `-p` and `-c`, `-oc posix` holds `-o posix`)
+  const opts = readShellArgs(o.argv.slice(1).map((value) => ({ value, dynamic: false }))).options;
   if (o.program === 'bash') {
     if (env.POSIXLY_CORRECT !== undefined || /\bPOSIXLY_CORRECT\b/.test(input.text)) return false;
-    return !opts.some((a) => a === '--posix' || /^-[a-zA-Z]*[pi]/.test(a) || /^-o (posix|privileged)$/.test(a));
+    return !opts.some((a) => a === '--posix' || a === '-p' || a === '-i' || /^-o (posix|privileged)$/.test(a));
   }
   if (o.program === 'zsh') {
     // (zsh option names ignore case and underscores: NO_RCS, norcs, --no-rcs)
-    return !opts.some((a) => /^-[a-zA-Z]*f/.test(a) || /^--(no[-_]?rcs|emulate)/i.test(a) || /^-o no_?rcs$|^\+o _?rcs$/i.test(a));
+    return !opts.some((a) => a === '-f' || /^--(no[-_]?rcs|emulate)/i.test(a) || /^-o no_?rcs$|^\+o _?rcs$/i.test(a));
   }
   return true;
 }

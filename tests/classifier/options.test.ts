@@ -90,10 +90,13 @@ describe('what the shims need from a concrete argv', () => {
   });
   it('readShellArgs: -c text, a script, or standard input', () => {
     const w = (...v: string[]) => v.map((value) => ({ value, dynamic: false }));
-    expect(readShellArgs(w('-c', 'rm x'))).toEqual({ mode: 'command', at: 1 });
-    expect(readShellArgs(w('-oc', 'posix', 'rm x'))).toEqual({ mode: 'command', at: 2 });
-    expect(readShellArgs(w('-e', '--rcfile', 'rc', 'script.sh'))).toEqual({ mode: 'script', at: 3 });
-    expect(readShellArgs(w('-s', 'arg'))).toEqual({ mode: 'stdin', at: 1 });
-    expect(readShellArgs(w('--command=rm x'))).toEqual({ mode: 'command', at: 0, text: 'rm x' });
+    expect(readShellArgs(w('-c', 'rm x'))).toEqual({ mode: 'command', at: 1, options: ['-c'] });
+    expect(readShellArgs(w('-oc', 'posix', 'rm x'))).toEqual({ mode: 'command', at: 2, options: ['-o posix', '-c'] });
+    expect(readShellArgs(w('-e', '--rcfile', 'rc', 'script.sh'))).toEqual({ mode: 'script', at: 3, options: ['-e', '--rcfile rc'] });
+    expect(readShellArgs(w('-s', 'arg'))).toEqual({ mode: 'stdin', at: 1, options: ['-s'] });
+    expect(readShellArgs(w('--command=rm x'))).toEqual({ mode: 'command', at: 0, text: 'rm x', options: ['--command rm x'] });
+    // (zsh's --emulate takes its value; +o NAME; a cluster is one entry per letter)
+    expect(readShellArgs(w('--emulate', 'sh', '-c', 'x'))).toEqual({ mode: 'command', at: 3, options: ['--emulate sh', '-c'] });
+    expect(readShellArgs(w('+o', 'rcs', '-pc', 'x'))).toEqual({ mode: 'command', at: 3, options: ['+o rcs', '-p', '-c'] });
   });
 });
