@@ -13,11 +13,22 @@ export const GUARDED_BUILTINS = new Set([...SHIMMED, 'srm', 'wipe', 'xargs', 'pa
 /** The guard's own machinery: its shim loop tag, its traps, its startup files. */
 const TAMPER = /AGENT_GUARD_SHIM_PID|AGENT_GUARD_CHECKER\w*=|\bunset\s+(-v\s+)?AGENT_GUARD_CHECKER|\btrap\s+(?!-[pl]\b)[^;&|\n]*\bDEBUG\b|\bTRAPDEBUG\s*\(|\bunfunction\s+TRAPDEBUG|\bunset\s+(-f\s+)?(TRAPDEBUG|__agent_guard\w*)|\bshopt\s+-u\s+extdebug|\bset\s+\+T\b|\b(unset|export)\s+(BASH_ENV|ZDOTDIR)\b|\b(BASH_ENV|ZDOTDIR)=/;
 
+/** The words after each call of builtin `name` in the text, up to the end of its simple command. */
+function callWords(text: string, name: string): string[][] {
+  return [...text.matchAll(new RegExp(`(?:^|[\\s;&|(\`{])${name}\\s+([^;&|\\n)\`]*)`, 'g'))].map((m) => m[1]!.trim().split(/\s+/).filter((w) => w !== ''));
+}
+
+/** How many words a redirection starting at word `w` takes: 0 (none), 1 (its target attached),
+ *  2 (the target is the next word). */
+function redirectionWords(w: string): number {
+  if (!/^(\d?[<>]|&>)/.test(w)) return 0;
+  return /^(\d?[<>][>&]?|&>)$/.test(w) ? 2 : 1;
+}
+
 /** Builtins loaded past the shims: bash's `enable [-f LIB] NAME…` of a guarded name, zsh's
  *  `zmodload zsh/files` (rm, rmdir, mv… as builtins) unless `-F` picks only harmless features. */
 function loadsGuardedBuiltin(text: string): string | null {
-  for (const m of text.matchAll(/(?:^|[\s;&|(`{])enable\s+([^;&|\n)`]*)/g)) {
-    const words = m[1]!.trim().split(/\s+/);
+  for (const words of callWords(text, 'enable')) {
     let names: string[] = [];
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!.replace(/^['"]|['"]$/g, '');
@@ -30,8 +41,9 @@ function loadsGuardedBuiltin(text: string): string | null {
         continue;
       }
       if (w.startsWith('-')) continue; // -n, -a, -p, -s, -d
-      if (/^(\d?[<>]|&>)/.test(w)) {
-        if (/^(\d?[<>][>&]?|&>)$/.test(w)) i++; // the redirection's target is the next word
+      const redirection = redirectionWords(w);
+      if (redirection > 0) {
+        i += redirection - 1; // (and its target)
         continue;
       }
       names.push(w);
@@ -39,8 +51,7 @@ function loadsGuardedBuiltin(text: string): string | null {
     const hit = names.map((n) => n.replace(/^['"]|['"]$/g, '')).find((n) => GUARDED_BUILTINS.has(n) || /[^A-Za-z0-9_-]/.test(n));
     if (hit !== undefined) return `enable loads or enables a builtin ${hit}, which no shim would see`;
   }
-  for (const m of text.matchAll(/(?:^|[\s;&|(`{])zmodload\s+([^;&|\n)`]*)/g)) {
-    const words = m[1]!.trim().split(/\s+/);
+  for (const words of callWords(text, 'zmodload')) {
     if (!words.includes('zsh/files')) continue;
     const features = words.filter((w) => /^[+-]?b:/.test(w));
     const partial = words.some((w) => /^-[a-zA-Z]*F/.test(w));
@@ -60,8 +71,7 @@ const bindable = (name: string): boolean => GUARDED_BUILTINS.has(name) || !/^[A-
  *  `printf -v`, `read`, a nameref; reading it as `$BASH_CMDS`/`${BASH_CMDS[…]}` is fine). zsh:
  *  `hash NAME=PATH` (not `hash -d`, named directories), `commands[NAME]=PATH`, `commands=(NAME PATH…)`. */
 function bindsPastShims(text: string): string | null {
-  for (const m of text.matchAll(/(?:^|[\s;&|(`{])hash\s+([^;&|\n)`]*)/g)) {
-    const words = m[1]!.trim().split(/\s+/).filter((w) => w !== '');
+  for (const words of callWords(text, 'hash')) {
     let bindsPath = false; // bash -p PATH
     let namedDirs = false; // zsh -d
     const names: string[] = [];
@@ -71,8 +81,9 @@ function bindsPastShims(text: string): string | null {
         names.push(...words.slice(i + 1));
         break;
       }
-      if (/^(\d?[<>]|&>)/.test(w)) {
-        if (/^(\d?[<>][>&]?|&>)$/.test(w)) i++; // the redirection's target is the next word
+      const redirection = redirectionWords(w);
+      if (redirection > 0) {
+        i += redirection - 1; // (and its target)
         continue;
       }
       if (/^-[A-Za-z]+$/.test(w)) {
